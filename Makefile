@@ -1,0 +1,67 @@
+# Damier - build, test and run.
+#
+#   make            build build/damier
+#   make check      build and run every test (installs what is missing first)
+#   make check-asan the same tests built with -fsanitize=address,undefined
+#   make run        install what is missing, build, start the main job
+#   make bench      perft speed of every variant
+
+BUILD    ?= build
+CC       ?= cc
+OPT      ?= -O3 -march=native
+CFLAGS   ?= $(OPT) -g
+# Error messages are cut to their buffer on purpose: no format-truncation.
+WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-format-truncation
+ALLFLAGS := -std=c17 -D_POSIX_C_SOURCE=200809L $(WARN) -Iinclude -Isrc $(CFLAGS) $(SANITIZE)
+LDLIBS   := -lpthread
+
+LIB_SRC  := $(sort $(wildcard src/base/*.c src/rules/*.c src/notation/*.c))
+CLI_SRC  := $(sort $(wildcard src/cli/*.c))
+TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
+
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
+CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
+TESTS    := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+
+.PHONY: all check check-asan run bench deps clean
+all: $(BUILD)/damier
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALLFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/libdamier.a: $(LIB_OBJ)
+	ar rcs $@ $^
+
+$(BUILD)/damier: $(CLI_OBJ) $(BUILD)/libdamier.a
+	$(CC) $(ALLFLAGS) $^ -o $@ $(LDLIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/testutil.h $(BUILD)/libdamier.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALLFLAGS) -Itests/unit $< $(BUILD)/libdamier.a -o $@ -lcmocka $(LDLIBS)
+
+# Debian packages the build and the tests need; installed only when missing.
+deps:
+	@tools/deps.sh
+
+check: deps
+	$(MAKE) all-tests
+	tools/run-tests.sh $(BUILD)
+
+.PHONY: all-tests
+all-tests: $(BUILD)/damier $(TESTS)
+
+check-asan: deps
+	$(MAKE) BUILD=build-asan OPT=-O1 SANITIZE="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" all-tests
+	DAMIER_QUICK=1 tools/run-tests.sh build-asan
+
+run: deps all
+	$(BUILD)/damier variants
+
+bench: all
+	$(BUILD)/damier bench perft
+
+clean:
+	rm -rf build build-asan
+
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)

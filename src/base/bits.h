@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * bits.h - bit tricks on 64- and 128-bit sets.
+ *
+ * dm_bits (unsigned __int128) holds one bit per cell of any board; the fast
+ * kernels use plain uint64_t words.  Everything here is inline and branch-free
+ * where the hardware allows.
+ */
+#ifndef DM_BASE_BITS_H
+#define DM_BASE_BITS_H
+
+#include <stdint.h>
+
+#include "damier.h"
+
+#define BIT128(i) ((dm_bits)1 << (i))
+
+static inline int popcount64(uint64_t x) { return __builtin_popcountll(x); }
+static inline int ctz64(uint64_t x) { return __builtin_ctzll(x); }
+
+static inline int popcount128(dm_bits x)
+{
+    return __builtin_popcountll((uint64_t)x) + __builtin_popcountll((uint64_t)(x >> 64));
+}
+
+/* Index of the lowest set bit; x must not be 0. */
+static inline int ctz128(dm_bits x)
+{
+    uint64_t lo = (uint64_t)x;
+    return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((uint64_t)(x >> 64));
+}
+
+static inline int has128(dm_bits x, int i) { return (int)((x >> i) & 1); }
+
+/* Iterate over set bits: for (dm_bits b = set; b; b &= b - 1) ctz128(b) */
+
+#endif

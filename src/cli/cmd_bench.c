@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cmd_bench.c - damier bench perft: a fixed perft workload per variant.
+ *
+ * Each variant runs perft from its start position to a depth chosen so that
+ * the fast generators take about a second; the figure is leaves per second,
+ * counted the way fast engines count (the last ply's moves are generated,
+ * not made).  Compare numbers only between runs of this same workload.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/clock.h"
+#include "cli/cli.h"
+
+static int bench_depth(const dm_variant *v)
+{
+    int cells = dm_variant_cells(v);
+    return cells >= 72 ? 8 : cells >= 50 ? 9 : 10;
+}
+
+int cmd_bench(int argc, char **argv)
+{
+    if (argc < 1 || strcmp(argv[0], "perft") != 0) {
+        cli_error("usage: damier bench perft [--variant V] [--depth N]");
+        return 2;
+    }
+    const char *only = NULL;
+    int depth_override = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--variant") == 0 && i + 1 < argc)
+            only = argv[++i];
+        else if (strcmp(argv[i], "--depth") == 0 && i + 1 < argc)
+            depth_override = atoi(argv[++i]);
+        else {
+            cli_error("unexpected argument '%s'", argv[i]);
+            return 2;
+        }
+    }
+    if (only && !cli_variant(only))
+        return 1;
+    uint64_t total = 0;
+    double total_secs = 0;
+    printf("%-14s %5s %14s %9s %12s\n", "variant", "depth", "leaves", "seconds", "M leaves/s");
+    for (int i = 0; i < dm_variant_count(); i++) {
+        const dm_variant *v = dm_variant_at(i);
+        if (only && strcmp(only, dm_variant_id(v)) != 0)
+            continue;
+        dm_position pos;
+        dm_position_start(v, &pos);
+        int depth = depth_override > 0 ? depth_override : bench_depth(v);
+        double t0 = clock_seconds();
+        uint64_t n = dm_perft(v, &pos, depth, 0);
+        double secs = clock_seconds() - t0;
+        total += n;
+        total_secs += secs;
+        printf("%-14s %5d %14llu %9.3f %12.1f\n", dm_variant_id(v), depth,
+               (unsigned long long)n, secs, secs > 0 ? (double)n / secs / 1e6 : 0.0);
+        fflush(stdout);
+    }
+    printf("%-14s %5s %14llu %9.3f %12.1f\n", "total", "", (unsigned long long)total, total_secs,
+           total_secs > 0 ? (double)total / total_secs / 1e6 : 0.0);
+    return 0;
+}

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * main.c - the damier multi-tool: one program, one subcommand per job.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+static const struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *usage;
+} commands[] = {
+    {"variants", cmd_variants, "variants                 list every variant and its rules"},
+    {"moves", cmd_moves,
+     "moves --variant V [--fen F] [--json] [--keep-duplicates]\n"
+     "                           the legal moves (FENs from stdin without --fen)"},
+    {"perft", cmd_perft,
+     "perft --variant V [--fen F] [--divide] [--keep-duplicates] [--reference] DEPTH\n"
+     "                           count the leaves of the move tree"},
+    {"bench", cmd_bench, "bench perft [--variant V]  perft speed of every variant"},
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: damier COMMAND [ARGS]\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(out, "  %s\n", commands[i].usage);
+}
+
+void cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("damier: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+const dm_variant *cli_variant(const char *id)
+{
+    const dm_variant *v = dm_variant_by_id(id);
+    if (!v)
+        cli_error("unknown variant '%s' (see 'damier variants')", id);
+    return v;
+}
+
+int cli_position(const dm_variant *v, const char *fen, dm_position *pos)
+{
+    dm_error err;
+    if (!fen) {
+        dm_position_start(v, pos);
+        return 0;
+    }
+    if (dm_fen_parse(v, fen, pos, &err) == 0)
+        return 0;
+    cli_error("%s", err.msg);
+    return 1;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2 || strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0) {
+        usage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(argv[1], commands[i].name) == 0)
+            return commands[i].run(argc - 2, argv + 2);
+    cli_error("unknown command '%s'", argv[1]);
+    usage(stderr);
+    return 2;
+}

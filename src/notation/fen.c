@@ -1,0 +1,247 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fen.c - positions in and out as PDN FEN (RULES.md 0.4).
+ *
+ *   <side>:W<list>:B<list>[:H<halfmoves>:F<fullmove>]
+ *
+ * A list holds squares (numbers or algebraic names) separated by commas,
+ * each optionally prefixed K (king) or P (parachutist); numbered variants
+ * allow ranges (31-50).  The reader is lenient about case, blanks and a final
+ * full stop; it rejects anything it cannot place, naming the token and why.
+ */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base/bits.h"
+#include "notation/notation.h"
+#include "rules/variant.h"
+
+static int fail(dm_error *err, const char *fmt, ...)
+{
+    if (err) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+/* Places one piece; checks the square is free. */
+static int place(const dm_variant *v, dm_position *pos, int color, int cell, char kind,
+                 const char *tok, int toklen, dm_error *err)
+{
+    dm_bits bit = BIT128(cell);
+    if ((pos->white | pos->black) & bit)
+        return fail(err, "FEN: square '%.*s' is given twice", toklen, tok);
+    if (kind == 'K' && v->king == KING_NONE)
+        return fail(err, "FEN: '%.*s': %s has no kings", toklen, tok, v->id);
+    if (kind == 'P' && !v->parachutes)
+        return fail(err, "FEN: '%.*s': %s has no parachutists", toklen, tok, v->id);
+    if (color == DM_WHITE)
+        pos->white |= bit;
+    else
+        pos->black |= bit;
+    if (kind == 'K')
+        pos->kings |= bit;
+    if (kind == 'P')
+        pos->paras |= bit;
+    return 0;
+}
+
+/* Reads one piece list (the text after W or B, up to the next ':'). */
+static int parse_list(const dm_variant *v, dm_position *pos, int color, const char *p,
+                      const char *end, dm_error *err)
+{
+    while (p < end) {
+        const char *tok = p;
+        while (p < end && *p != ',')
+            p++;
+        const char *tok_end = p;
+        if (p < end)
+            p++; /* the comma */
+        while (tok < tok_end && isspace((unsigned char)*tok))
+            tok++;
+        while (tok_end > tok && isspace((unsigned char)tok_end[-1]))
+            tok_end--;
+        int len = (int)(tok_end - tok);
+        if (len == 0) {
+            if (p == end && tok_end == end)
+                break; /* a trailing comma */
+            return fail(err, "FEN: empty square in the %s list", color ? "black" : "white");
+        }
+        char kind = 0;
+        const char *sq = tok;
+        if (*sq == 'K' || *sq == 'k' || *sq == 'P' || *sq == 'p') {
+            kind = (char)toupper((unsigned char)*sq);
+            sq++;
+        }
+        const char *dash = memchr(sq, '-', (size_t)(tok_end - sq));
+        const char *sq_end = dash ? dash : tok_end;
+        int first = dm_cell_parse(v, sq, (size_t)(sq_end - sq));
+        if (first < 0)
+            return fail(err, "FEN: square '%.*s' does not exist on the %s board of %s",
+                        (int)(sq_end - sq), sq, v->geo->name, v->id);
+        if (!dash) {
+            if (place(v, pos, color, first, kind, tok, len, err))
+                return -1;
+            continue;
+        }
+        int last = dm_cell_parse(v, dash + 1, (size_t)(tok_end - dash - 1));
+        if (last < 0 || v->numbering == NUM_ALGEBRAIC)
+            return fail(err, "FEN: range '%.*s' is not two square numbers", len, tok);
+        int a = notation_cell_order(v, first), b = notation_cell_order(v, last);
+        if (a > b)
+            return fail(err, "FEN: range '%.*s' runs backwards", len, tok);
+        for (int n = a; n <= b; n++) {
+            char num[8];
+            int nl = snprintf(num, sizeof num, "%d", n);
+            if (place(v, pos, color, dm_cell_parse(v, num, (size_t)nl), kind, tok, len, err))
+                return -1;
+        }
+    }
+    return 0;
+}
+
+static int parse_unchecked(const dm_variant *v, const char *fen, dm_position *pos,
+                           dm_error *err)
+{
+    memset(pos, 0, sizeof *pos);
+    pos->king_cell[0] = pos->king_cell[1] = DM_NO_CELL;
+    const char *p = fen;
+    while (isspace((unsigned char)*p) || *p == '"')
+        p++;
+    const char *end = p + strlen(p);
+    while (end > p && (isspace((unsigned char)end[-1]) || end[-1] == '"' || end[-1] == '.'))
+        end--;
+    if (p == end)
+        return fail(err, "FEN: empty");
+    char side = (char)toupper((unsigned char)*p);
+    if (side != 'W' && side != 'B')
+        return fail(err, "FEN '%.*s': expected W or B for the side to move, found '%c'",
+                    (int)(end - p), p, *p);
+    pos->side = side == 'W' ? DM_WHITE : DM_BLACK;
+    p++;
+    bool seen[2] = {false, false};
+    while (p < end) {
+        if (*p != ':')
+            return fail(err, "FEN: expected ':' after the side to move, found '%c'", *p);
+        p++;
+        const char *field_end = memchr(p, ':', (size_t)(end - p));
+        if (!field_end)
+            field_end = end;
+        char tag = (char)toupper((unsigned char)*p);
+        if (tag == 'W' || tag == 'B') {
+            int color = tag == 'W' ? DM_WHITE : DM_BLACK;
+            if (seen[color])
+                return fail(err, "FEN: the %s pieces are listed twice",
+                            color ? "black" : "white");
+            seen[color] = true;
+            if (parse_list(v, pos, color, p + 1, field_end, err))
+                return -1;
+        } else if (tag == 'H' || tag == 'F') {
+            for (const char *q = p + 1; q < field_end; q++)
+                if (!isdigit((unsigned char)*q))
+                    return fail(err, "FEN: '%.*s' is not a move counter",
+                                (int)(field_end - p), p);
+        } else {
+            return fail(err, "FEN: unknown field '%.*s' (expected W, B, H or F)",
+                        (int)(field_end - p), p);
+        }
+        p = field_end;
+    }
+    if (!seen[0] || !seen[1])
+        return fail(err, "FEN: the %s pieces are missing (expected W<squares>:B<squares>)",
+                    seen[0] ? "black" : "white");
+    return 0;
+}
+
+int notation_men_per_side(const dm_variant *v)
+{
+    dm_position start;
+    if (parse_unchecked(v, v->start_fen, &start, NULL))
+        return 0;
+    int w = popcount128(start.white), b = popcount128(start.black);
+    return w > b ? w : b;
+}
+
+int dm_fen_parse(const dm_variant *v, const char *fen, dm_position *pos, dm_error *err)
+{
+    if (parse_unchecked(v, fen, pos, err))
+        return -1;
+    int most = notation_men_per_side(v);
+    for (int color = 0; color < 2; color++) {
+        dm_bits own = color ? pos->black : pos->white;
+        if (popcount128(own) > most)
+            return fail(err, "FEN: %s has %d pieces; %s allows at most %d",
+                        color ? "Black" : "White", popcount128(own), v->id, most);
+        /* A man on its promotion squares cannot be; the start position of a
+         * variant decides what can (One Way's men start on rank 8). */
+        dm_position start;
+        parse_unchecked(v, v->start_fen, &start, NULL);
+        dm_bits start_own = color ? start.black : start.white;
+        dm_bits men = own & ~pos->kings & ~pos->paras & v->promo_bb[color] & ~start_own;
+        if (men) {
+            char name[8];
+            dm_cell_name(v, ctz128(men), name, sizeof name);
+            return fail(err, "FEN: a %s man on %s stands on its promotion row",
+                        color ? "black" : "white", name);
+        }
+    }
+    return 0;
+}
+
+void dm_position_start(const dm_variant *v, dm_position *pos)
+{
+    parse_unchecked(v, v->start_fen, pos, NULL);
+}
+
+/* Appends the pieces of one colour, in listing order, with ranges for runs
+ * of three or more numbered men. */
+static void format_list(const dm_variant *v, const dm_position *pos, int color, char *buf,
+                        size_t size, size_t *len)
+{
+    dm_bits own = color ? pos->black : pos->white;
+    int order[DM_MAX_CELLS], n = 0;
+    int by_order[DM_MAX_CELLS * 2 + 2];
+    memset(by_order, -1, sizeof by_order);
+    for (dm_bits b = own; b; b &= b - 1) {
+        int c = ctz128(b);
+        by_order[notation_cell_order(v, c)] = c;
+    }
+    for (int i = 0; i < (int)(sizeof by_order / sizeof by_order[0]); i++)
+        if (by_order[i] >= 0)
+            order[n++] = by_order[i];
+    bool numeric = v->numbering != NUM_ALGEBRAIC;
+    for (int i = 0; i < n;) {
+        int c = order[i];
+        char name[8];
+        dm_cell_name(v, c, name, sizeof name);
+        const char *prefix = has128(pos->kings, c) ? "K" : has128(pos->paras, c) ? "P" : "";
+        int run = 1;
+        if (numeric && !*prefix)
+            while (i + run < n && !has128(pos->kings | pos->paras, order[i + run]) &&
+                   notation_cell_order(v, order[i + run]) == notation_cell_order(v, c) + run)
+                run++;
+        if (run < 3)
+            run = 1;
+        *len += (size_t)snprintf(buf + *len, *len < size ? size - *len : 0, "%s%s%s",
+                                 i ? "," : "", prefix, name);
+        if (run > 1) {
+            dm_cell_name(v, order[i + run - 1], name, sizeof name);
+            *len += (size_t)snprintf(buf + *len, *len < size ? size - *len : 0, "-%s", name);
+        }
+        i += run;
+    }
+}
+
+int dm_fen_format(const dm_variant *v, const dm_position *pos, char *buf, size_t size)
+{
+    size_t len = (size_t)snprintf(buf, size, "%c:W", pos->side == DM_WHITE ? 'W' : 'B');
+    format_list(v, pos, DM_WHITE, buf, size, &len);
+    len += (size_t)snprintf(buf + len, len < size ? size - len : 0, ":B");
+    format_list(v, pos, DM_BLACK, buf, size, &len);
+    return (int)(len < size ? len : size - 1);
+}

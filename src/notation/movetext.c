@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * movetext.c - moves as players write them (RULES.md 0.4).
+ *
+ * Out: from-to for a quiet move, from x to for a capture (the variant's
+ * separators), and the whole route of landing squares when another legal
+ * move shares from and to.  In: any separator, from and to alone when that
+ * names one legal move, or a route giving some or all landing squares.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "rules/variant.h"
+
+static size_t put_cell(const dm_variant *v, int cell, char sep, char *buf, size_t size,
+                       size_t len)
+{
+    char name[8];
+    dm_cell_name(v, cell, name, sizeof name);
+    int n = sep ? snprintf(buf + len, len < size ? size - len : 0, "%c%s", sep, name)
+                : snprintf(buf + len, len < size ? size - len : 0, "%s", name);
+    return len + (size_t)n;
+}
+
+/* Whether another move of the list has the same from and to as m. */
+static bool shares_ends(const dm_move *m, const dm_move_list *legal)
+{
+    if (!legal)
+        return false;
+    for (int i = 0; i < legal->count; i++) {
+        const dm_move *o = &legal->moves[i];
+        if (o != m && o->from == m->from && o->to == m->to && !dm_move_same(o, m))
+            return true;
+    }
+    return false;
+}
+
+void dm_move_format(const dm_variant *v, const dm_move *m, const dm_move_list *legal,
+                    char *buf, size_t size)
+{
+    if (size == 0)
+        return;
+    buf[0] = '\0';
+    if (m->flags & DM_MOVE_REMOVAL) {
+        put_cell(v, m->from, 0, buf, size, 0);
+        return;
+    }
+    size_t len = put_cell(v, m->from, 0, buf, size, 0);
+    if (m->njumps == 0) {
+        put_cell(v, m->to, v->quiet_sep, buf, size, len);
+        return;
+    }
+    if (shares_ends(m, legal))
+        for (int i = 0; i + 1 < m->njumps; i++)
+            len = put_cell(v, m->path[i], v->capture_sep, buf, size, len);
+    put_cell(v, m->to, v->capture_sep, buf, size, len);
+}
+
+/* Whether the landing squares want[] appear in m's route in that order. */
+static bool route_matches(const dm_move *m, const int *want, int nwant)
+{
+    int j = 0;
+    for (int i = 0; i + 1 < m->njumps && j < nwant; i++)
+        if (m->path[i] == want[j])
+            j++;
+    return j == nwant;
+}
+
+int dm_move_parse(const dm_variant *v, const dm_move_list *legal, const char *text,
+                  dm_error *err)
+{
+    int cells[DM_MAX_JUMPS + 2], n = 0;
+    const char *p = text;
+    while (isspace((unsigned char)*p))
+        p++;
+    size_t total = strlen(p);
+    while (total > 0 && isspace((unsigned char)p[total - 1]))
+        total--;
+    if (total == 0) {
+        snprintf(err->msg, sizeof err->msg, "empty move");
+        return -1;
+    }
+    const char *end = p + total;
+    while (p < end) {
+        const char *tok = p;
+        while (p < end && isalnum((unsigned char)*p))
+            p++;
+        if (p == tok || n == DM_MAX_JUMPS + 2) {
+            snprintf(err->msg, sizeof err->msg, "move '%.*s': expected squares joined by - x or :",
+                     (int)total, text);
+            return -1;
+        }
+        int cell = dm_cell_parse(v, tok, (size_t)(p - tok));
+        if (cell < 0) {
+            snprintf(err->msg, sizeof err->msg, "move '%.*s': square '%.*s' does not exist on the %s board",
+                     (int)total, text, (int)(p - tok), tok, v->geo->name);
+            return -1;
+        }
+        cells[n++] = cell;
+        if (p < end) {
+            if (*p != '-' && *p != 'x' && *p != 'X' && *p != ':') {
+                snprintf(err->msg, sizeof err->msg, "move '%.*s': '%c' is not a move separator (- x :)",
+                         (int)total, text, *p);
+                return -1;
+            }
+            p++;
+        }
+    }
+    if (n == 1 && !(legal->count && (legal->moves[0].flags & DM_MOVE_REMOVAL))) {
+        snprintf(err->msg, sizeof err->msg, "move '%.*s': give the square to move to as well",
+                 (int)total, text);
+        return -1;
+    }
+
+    int found = -1, matches = 0;
+    for (int i = 0; i < legal->count; i++) {
+        const dm_move *m = &legal->moves[i];
+        if (m->from != cells[0] || m->to != cells[n - 1])
+            continue;
+        if (n > 2 && !route_matches(m, cells + 1, n - 2))
+            continue;
+        if (found < 0)
+            found = i;
+        matches++;
+    }
+    if (matches == 1)
+        return found;
+    if (matches > 1) {
+        char a[96], b[96];
+        int second = -1;
+        for (int i = found + 1; i < legal->count && second < 0; i++)
+            if (legal->moves[i].from == cells[0] && legal->moves[i].to == cells[n - 1])
+                second = i;
+        dm_move_format(v, &legal->moves[found], legal, a, sizeof a);
+        dm_move_format(v, &legal->moves[second], legal, b, sizeof b);
+        snprintf(err->msg, sizeof err->msg, "move '%.*s' is ambiguous: %d legal moves match, such as %s and %s",
+                 (int)total, text, matches, a, b);
+        return -1;
+    }
+    bool captures = legal->count > 0 && legal->moves[0].njumps > 0;
+    if (legal->count == 0)
+        snprintf(err->msg, sizeof err->msg, "move '%.*s' is illegal: there is no legal move",
+                 (int)total, text);
+    else if (captures) {
+        char a[96];
+        dm_move_format(v, &legal->moves[0], legal, a, sizeof a);
+        snprintf(err->msg, sizeof err->msg, "move '%.*s' is illegal: a capture is compulsory (%s%s)",
+                 (int)total, text, a, legal->count > 1 ? ", ..." : "");
+    } else
+        snprintf(err->msg, sizeof err->msg, "move '%.*s' is illegal in this position",
+                 (int)total, text);
+    return -1;
+}

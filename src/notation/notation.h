@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * notation.h - what the notation modules share beyond the public API.
+ */
+#ifndef DM_NOTATION_NOTATION_H
+#define DM_NOTATION_NOTATION_H
+
+#include "damier.h"
+
+/* The rank of a cell in the order squares are listed in FEN. */
+int notation_cell_order(const dm_variant *v, int cell);
+
+/* The most pieces of one colour the variant's start position has. */
+int notation_men_per_side(const dm_variant *v);
+
+#endif

@@ -15,7 +15,8 @@ WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototy
 ALLFLAGS := -std=c17 -D_POSIX_C_SOURCE=200809L $(WARN) -Iinclude -Isrc $(CFLAGS) $(SANITIZE)
 LDLIBS   := -lpthread
 
-LIB_SRC  := $(sort $(wildcard src/base/*.c src/rules/*.c src/notation/*.c))
+# Every module but the command-line front end goes into libdamier.a.
+LIB_SRC  := $(sort $(filter-out src/cli/%,$(wildcard src/*/*.c)))
 CLI_SRC  := $(sort $(wildcard src/cli/*.c))
 TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
 

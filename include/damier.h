@@ -157,6 +157,10 @@ void dm_move_format(const dm_variant *v, const dm_move *m, const dm_move_list *l
 int dm_move_parse(const dm_variant *v, const dm_move_list *legal, const char *text,
                   dm_error *err);
 
+/* ---- games: moves, takebacks, results, draw rules, clocks (src/game) ---- */
+
+/* ---- PDN 3.0 games (src/notation/pdn.c) -------------------------------- */
+
 #ifdef __cplusplus
 }
 #endif

@@ -49,6 +49,9 @@ int dm_variant_board_files(const dm_variant *v);
 int dm_variant_board_ranks(const dm_variant *v);
 int dm_variant_cells(const dm_variant *v);
 bool dm_variant_is_numeric(const dm_variant *v); /* 32-28 rather than c3-d4 */
+/* The rules record in words, one "field: value" line each; returns the
+ * length it needed (as snprintf). */
+int dm_variant_describe(const dm_variant *v, char *buf, size_t size);
 
 /* ---- positions -------------------------------------------------------- */
 

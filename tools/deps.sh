@@ -2,7 +2,7 @@
 # Installs the Debian packages Damier builds and tests with, when missing.
 set -e
 missing=""
-for pkg in build-essential libcmocka-dev; do
+for pkg in build-essential libcmocka-dev tmux; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" ||
         missing="$missing $pkg"
 done

@@ -13,6 +13,7 @@
 struct options {
     const char *variant;
     const char *fen;
+    const char *play;  /* moves to play from the position first */
     bool json, divide, keep_duplicates, reference;
     const char *positional;
 };
@@ -22,7 +23,8 @@ static int parse_options(int argc, char **argv, struct options *o, const char *a
     memset(o, 0, sizeof *o);
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
-        bool takes_value = strcmp(a, "--variant") == 0 || strcmp(a, "--fen") == 0;
+        bool takes_value = strcmp(a, "--variant") == 0 || strcmp(a, "--fen") == 0 ||
+                           strcmp(a, "--play") == 0;
         if (a[0] == '-' && a[1] == '-' && !strstr(allowed, a)) {
             cli_error("unknown option '%s'", a);
             return 2;
@@ -35,6 +37,8 @@ static int parse_options(int argc, char **argv, struct options *o, const char *a
             o->variant = argv[++i];
         else if (strcmp(a, "--fen") == 0)
             o->fen = argv[++i];
+        else if (strcmp(a, "--play") == 0)
+            o->play = argv[++i];
         else if (strcmp(a, "--json") == 0)
             o->json = true;
         else if (strcmp(a, "--divide") == 0)
@@ -49,6 +53,34 @@ static int parse_options(int argc, char **argv, struct options *o, const char *a
             cli_error("unexpected argument '%s'", a);
             return 2;
         }
+    }
+    return 0;
+}
+
+/* Plays the blank-separated moves of text from pos; 0, or 1 after one error
+ * line naming the move. */
+static int play_moves(const dm_variant *v, dm_position *pos, const char *text)
+{
+    char buf[4096];
+    if (!text)
+        return 0;
+    if (strlen(text) >= sizeof buf) {
+        cli_error("--play: the move list is longer than %zu characters", sizeof buf - 1);
+        return 1;
+    }
+    strcpy(buf, text);
+    int n = 0;
+    for (char *tok = strtok(buf, " \t\n"); tok; tok = strtok(NULL, " \t\n")) {
+        dm_move_list list;
+        dm_error err;
+        n++;
+        dm_generate(v, pos, &list, 0);
+        int i = dm_move_parse(v, &list, tok, &err);
+        if (i < 0) {
+            cli_error("--play, move %d: %s", n, err.msg);
+            return 1;
+        }
+        dm_make_move(v, pos, &list.moves[i]);
     }
     return 0;
 }
@@ -156,7 +188,8 @@ int cmd_moves(int argc, char **argv)
 {
     struct options o;
     dm_position pos;
-    int rc = parse_options(argc, argv, &o, "--variant --fen --json --keep-duplicates --reference");
+    int rc = parse_options(argc, argv, &o,
+                           "--variant --fen --play --json --keep-duplicates --reference");
     if (rc)
         return rc;
     if (o.positional) {
@@ -167,7 +200,7 @@ int cmd_moves(int argc, char **argv)
     if (!v)
         return 1;
     if (o.fen) {
-        if (cli_position(v, o.fen, &pos))
+        if (cli_position(v, o.fen, &pos) || play_moves(v, &pos, o.play))
             return 1;
         print_moves(v, &pos, gen_flags(&o), o.json);
         return 0;
@@ -180,7 +213,7 @@ int cmd_moves(int argc, char **argv)
         line[strcspn(line, "\r\n")] = '\0';
         if (line[0] == '\0')
             continue;
-        if (cli_position(v, line, &pos))
+        if (cli_position(v, line, &pos) || play_moves(v, &pos, o.play))
             status = 1;
         else
             print_moves(v, &pos, gen_flags(&o), o.json);
@@ -206,14 +239,14 @@ int cmd_perft(int argc, char **argv)
     struct options o;
     dm_position pos;
     int rc = parse_options(argc, argv, &o,
-                           "--variant --fen --divide --keep-duplicates --reference");
+                           "--variant --fen --play --divide --keep-duplicates --reference");
     if (rc)
         return rc;
     int depth = parse_depth(o.positional);
     if (depth < 0)
         return 2;
     const dm_variant *v = cli_variant(o.variant ? o.variant : "international");
-    if (!v || cli_position(v, o.fen, &pos))
+    if (!v || cli_position(v, o.fen, &pos) || play_moves(v, &pos, o.play))
         return 1;
     unsigned flags = gen_flags(&o);
     double t0 = clock_seconds();

@@ -15,10 +15,11 @@ static const struct command {
 } commands[] = {
     {"variants", cmd_variants, "variants                 list every variant and its rules"},
     {"moves", cmd_moves,
-     "moves --variant V [--fen F] [--json] [--keep-duplicates]\n"
+     "moves --variant V [--fen F] [--play MOVES] [--json] [--keep-duplicates]\n"
      "                           the legal moves (FENs from stdin without --fen)"},
     {"perft", cmd_perft,
-     "perft --variant V [--fen F] [--divide] [--keep-duplicates] [--reference] DEPTH\n"
+     "perft --variant V [--fen F] [--play MOVES] [--divide] [--keep-duplicates]\n"
+     "      [--reference] DEPTH\n"
      "                           count the leaves of the move tree"},
     {"bench", cmd_bench, "bench perft [--variant V]  perft speed of every variant"},
 };

@@ -83,8 +83,12 @@ int dm_move_parse(const dm_variant *v, const dm_move_list *legal, const char *te
     }
     const char *end = p + total;
     while (p < end) {
+        /* A square is digits, or one file letter and digits ('x' is no file
+         * on any board, so "28x19" splits). */
         const char *tok = p;
-        while (p < end && isalnum((unsigned char)*p))
+        if (p < end && isalpha((unsigned char)*p) && *p != 'x' && *p != 'X')
+            p++;
+        while (p < end && isdigit((unsigned char)*p))
             p++;
         if (p == tok || n == DM_MAX_JUMPS + 2) {
             snprintf(err->msg, sizeof err->msg, "move '%.*s': expected squares joined by - x or :",

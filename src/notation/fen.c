@@ -2,12 +2,17 @@
 /*
  * fen.c - positions in and out as PDN FEN (RULES.md 0.4).
  *
- *   <side>:W<list>:B<list>[:H<halfmoves>:F<fullmove>]
+ *   <side>:W<list>:B<list>[:H<halfmoves>:F<fullmove>][:+<black>+<white>]
  *
  * A list holds squares (numbers or algebraic names) separated by commas,
  * each optionally prefixed K (king) or P (parachutist); numbered variants
  * allow ranges (31-50).  The reader is lenient about case, blanks and a final
  * full stop; it rejects anything it cannot place, naming the token and why.
+ *
+ * The last field is lidraughts' Frisian king-move counter (RULES.md 3.5):
+ * for Black then White, '+', the number of quiet moves in a row (0-3) of one
+ * king and, when not 0, that king's square as two digits ("+0+207": White's
+ * king on 7 has made two).  It is written only when a counter is not 0.
  */
 #include <ctype.h>
 #include <stdarg.h>
@@ -74,7 +79,11 @@ static int parse_list(const dm_variant *v, dm_position *pos, int color, const ch
         }
         char kind = 0;
         const char *sq = tok;
-        if (*sq == 'K' || *sq == 'k' || *sq == 'P' || *sq == 'p') {
+        /* A lower-case prefix is a file letter where the board has that file
+         * (k1 on 12x12); upper case is always the prefix. */
+        int file = tolower((unsigned char)*sq) - 'a';
+        bool is_file = islower((unsigned char)*sq) && file < v->geo->files;
+        if ((*sq == 'K' || *sq == 'k' || *sq == 'P' || *sq == 'p') && !is_file) {
             kind = (char)toupper((unsigned char)*sq);
             sq++;
         }
@@ -105,6 +114,46 @@ static int parse_list(const dm_variant *v, dm_position *pos, int color, const ch
     return 0;
 }
 
+/* Reads the Frisian counter field "+<n>[<square>]+<n>[<square>]" (Black's,
+ * then White's) into pos->king_moves and king_cell.  A count of 1-3 needs the
+ * square of a king of that colour; a count of 0 leaves no king. */
+static int parse_counters(const dm_variant *v, dm_position *pos, const char *p, const char *end,
+                          dm_error *err)
+{
+    int len = (int)(end - p);
+    for (int i = 0; i < 2; i++) {
+        int color = i == 0 ? DM_BLACK : DM_WHITE;
+        if (p >= end || *p != '+' || p + 1 >= end || !isdigit((unsigned char)p[1]))
+            return fail(err,
+                        "FEN: king-move counters '%.*s': expected +<count>[square] for "
+                        "Black, then for White",
+                        len, end - len);
+        int count = p[1] - '0';
+        const char *sq = p + 2, *sq_end = sq;
+        while (sq_end < end && *sq_end != '+')
+            sq_end++;
+        p = sq_end;
+        if (count > 3)
+            return fail(err, "FEN: king-move counters '%.*s': %d is more than 3 moves", len,
+                        end - len, count);
+        if (count == 0)
+            continue;
+        int cell = sq < sq_end ? dm_cell_parse(v, sq, (size_t)(sq_end - sq)) : -1;
+        dm_bits own = color == DM_WHITE ? pos->white : pos->black;
+        if (cell < 0 || !has128(own & pos->kings, cell))
+            return fail(err,
+                        "FEN: king-move counters '%.*s': %s's count needs the square of "
+                        "one of its kings, found '%.*s'",
+                        len, end - len, color ? "Black" : "White", (int)(sq_end - sq), sq);
+        pos->king_cell[color] = (uint8_t)cell;
+        pos->king_moves[color] = (uint8_t)count;
+    }
+    if (p != end)
+        return fail(err, "FEN: king-move counters '%.*s': unexpected '%.*s' at the end", len,
+                    end - len, (int)(end - p), p);
+    return 0;
+}
+
 static int parse_unchecked(const dm_variant *v, const char *fen, dm_position *pos,
                            dm_error *err)
 {
@@ -125,6 +174,7 @@ static int parse_unchecked(const dm_variant *v, const char *fen, dm_position *po
     pos->side = side == 'W' ? DM_WHITE : DM_BLACK;
     p++;
     bool seen[2] = {false, false};
+    const char *counters = NULL, *counters_end = NULL;
     while (p < end) {
         if (*p != ':')
             return fail(err, "FEN: expected ':' after the side to move, found '%c'", *p);
@@ -146,6 +196,9 @@ static int parse_unchecked(const dm_variant *v, const char *fen, dm_position *po
                 if (!isdigit((unsigned char)*q))
                     return fail(err, "FEN: '%.*s' is not a move counter",
                                 (int)(field_end - p), p);
+        } else if (tag == '+' && v->frisian_king_limit) {
+            counters = p;
+            counters_end = field_end;
         } else {
             return fail(err, "FEN: unknown field '%.*s' (expected W, B, H or F)",
                         (int)(field_end - p), p);
@@ -155,7 +208,7 @@ static int parse_unchecked(const dm_variant *v, const char *fen, dm_position *po
     if (!seen[0] || !seen[1])
         return fail(err, "FEN: the %s pieces are missing (expected W<squares>:B<squares>)",
                     seen[0] ? "black" : "white");
-    return 0;
+    return counters ? parse_counters(v, pos, counters, counters_end, err) : 0;
 }
 
 int notation_men_per_side(const dm_variant *v)
@@ -243,5 +296,16 @@ int dm_fen_format(const dm_variant *v, const dm_position *pos, char *buf, size_t
     format_list(v, pos, DM_WHITE, buf, size, &len);
     len += (size_t)snprintf(buf + len, len < size ? size - len : 0, ":B");
     format_list(v, pos, DM_BLACK, buf, size, &len);
+    if (pos->king_moves[DM_WHITE] || pos->king_moves[DM_BLACK]) {
+        len += (size_t)snprintf(buf + len, len < size ? size - len : 0, ":");
+        for (int color = DM_BLACK; color >= DM_WHITE; color--) {
+            char name[8] = "";
+            if (pos->king_moves[color])
+                dm_cell_name(v, pos->king_cell[color], name, sizeof name);
+            bool pad = v->numbering != NUM_ALGEBRAIC && name[0] && !name[1];
+            len += (size_t)snprintf(buf + len, len < size ? size - len : 0, "+%d%s%s",
+                                    pos->king_moves[color], pad ? "0" : "", name);
+        }
+    }
     return (int)(len < size ? len : size - 1);
 }

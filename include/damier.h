@@ -162,7 +162,261 @@ int dm_move_parse(const dm_variant *v, const dm_move_list *legal, const char *te
 
 /* ---- games: moves, takebacks, results, draw rules, clocks (src/game) ---- */
 
+/* The rule preset a game follows (RULES.md, top): the product's house rules,
+ * or the federation's where they differ.  Only the draw rules differ. */
+enum dm_rules { DM_RULES_DEFAULT = 0, DM_RULES_OFFICIAL = 1 };
+
+const char *dm_rules_name(enum dm_rules rules);              /* "default", "official" */
+int dm_rules_parse(const char *text, enum dm_rules *rules);  /* 0, or -1 if unknown */
+
+enum dm_result { DM_RESULT_NONE = 0, DM_RESULT_WHITE_WINS, DM_RESULT_BLACK_WINS, DM_RESULT_DRAW };
+
+/* How a game ended. */
+enum dm_end {
+    DM_END_NONE = 0,    /* still on                                             */
+    DM_END_NO_MOVE,     /* the side to move cannot move: it loses (giveaway: wins) */
+    DM_END_FIRST_KING,  /* Breakthrough: a side has crowned a king              */
+    DM_END_REPETITION,  /* the same position for the N-th time                  */
+    DM_END_DRAW_RULE,   /* a draw counter ran out; dm_game_reason names it      */
+    DM_END_RESIGNATION,
+    DM_END_AGREEMENT,   /* a draw offered and accepted                          */
+    DM_END_TIME,        /* a flag fell                                          */
+};
+
+typedef struct dm_game dm_game;
+
+/*
+ * A new game of v under rules, from fen (NULL: the variant's start).  The
+ * result is already known if the position is over (no move, Turkish 1 v 1).
+ * Returns NULL with err filled if the FEN is bad or memory runs out.
+ */
+dm_game *dm_game_new(const dm_variant *v, enum dm_rules rules, const char *fen, dm_error *err);
+void dm_game_free(dm_game *g);
+
+const dm_variant *dm_game_variant(const dm_game *g);
+enum dm_rules dm_game_rules(const dm_game *g);
+
+/* Plies played so far; the position after ply i (0: the start) and the move
+ * that led to it (i >= 1); the current position is dm_game_position(g,
+ * dm_game_ply(g)).  Out of range: NULL. */
+int dm_game_ply(const dm_game *g);
+const dm_position *dm_game_position(const dm_game *g, int ply);
+const dm_move *dm_game_move(const dm_game *g, int ply);
+/* The text of move ply (i >= 1) in the variant's notation, the route written
+ * out when another legal move shares from and to. */
+void dm_game_move_text(const dm_game *g, int ply, char *buf, size_t size);
+
+/* The legal moves of the current position (empty once the position has none;
+ * still filled when the game ended otherwise). */
+const dm_move_list *dm_game_legal(const dm_game *g);
+
+/*
+ * Plays m, which must be one of dm_game_legal's moves, updates the draw
+ * counters and the result.  Returns 0, or -1 with err filled when the game is
+ * over or m is not legal (nothing changes then).
+ */
+int dm_game_play(dm_game *g, const dm_move *m, dm_error *err);
+/* The same for a move in text (dm_move_parse); when a capture is compulsory
+ * the error names it, and the most pieces or value it must take. */
+int dm_game_play_text(dm_game *g, const char *text, dm_error *err);
+
+/* Takes back up to plies moves, restoring the position, the counters and the
+ * repetition history exactly as they were; a resignation, agreement, time
+ * forfeit or draw offer goes with them.  Returns the plies taken back. */
+int dm_game_undo(dm_game *g, int plies);
+
+/* The players' acts (RULES.md 0.5).  Each does nothing once the game is
+ * over.  A draw offer stands until the opponent accepts (dm_game_offer_draw
+ * by the other side, or dm_game_accept_draw) or moves. */
+void dm_game_resign(dm_game *g, enum dm_color loser);
+bool dm_game_offer_draw(dm_game *g, enum dm_color who);  /* true: agreed, game drawn */
+bool dm_game_accept_draw(dm_game *g, enum dm_color who); /* false: no offer to accept */
+int dm_game_draw_offer(const dm_game *g);                /* the offering colour, or -1 */
+void dm_game_time_forfeit(dm_game *g, enum dm_color flagged);
+
+bool dm_game_over(const dm_game *g);
+enum dm_result dm_game_result(const dm_game *g);
+enum dm_end dm_game_end(const dm_game *g);
+/* The reason in words: "Black cannot move", "threefold repetition",
+ * "FMJD-64 7.2.6: 30 moves with 4-5 pieces", "White resigned"; "" while on. */
+const char *dm_game_reason(const dm_game *g);
+
+/* The draw rules in force, for display: counter i's name, its count now and
+ * the count that ends the game (plies; for a rule that gives the strong side
+ * k moves, its moves).  Returns false past the last one. */
+bool dm_game_counter(const dm_game *g, int i, const char **name, int *count, int *limit);
+/* How often the current position has occurred (1: first time) and how often
+ * draws (0: no repetition rule). */
+int dm_game_repetitions(const dm_game *g, int *limit);
+/* Every draw rule of v under rules in words, one per line; as snprintf. */
+int dm_draw_rules_describe(const dm_variant *v, enum dm_rules rules, char *buf, size_t size);
+
+/* Time controls.  Times are in milliseconds. */
+enum dm_clock_kind {
+    DM_CLOCK_NONE = 0,
+    DM_CLOCK_SUDDEN_DEATH, /* base for the whole game                          */
+    DM_CLOCK_FISCHER,      /* base, plus increment after each move             */
+    DM_CLOCK_MOVES_IN_TIME,/* base for every `moves` moves, time carried over  */
+    DM_CLOCK_PER_MOVE,     /* base for each move, unused time lost             */
+};
+
+typedef struct dm_time_control {
+    enum dm_clock_kind kind;
+    int64_t base_ms;
+    int64_t increment_ms; /* Fischer; moves in time may have one too          */
+    int moves;            /* moves in time: the moves of one period           */
+} dm_time_control;
+
+/*
+ * Reads a time control: "none"; "5" (5 minutes, sudden death); "5+3" (5
+ * minutes plus 3 seconds a move); "90/40" (40 moves in 90 minutes, then again;
+ * "90/40+30" adds 30 s a move); "10/move" (10 seconds for each move).  Minutes
+ * and seconds may have decimals.  Returns 0, or -1 with err filled.
+ */
+int dm_time_control_parse(const char *spec, dm_time_control *tc, dm_error *err);
+void dm_time_control_format(const dm_time_control *tc, char *buf, size_t size);
+
+/* A source of monotonic time in milliseconds; tests inject their own. */
+typedef int64_t dm_time_source(void *ctx);
+
+/* A chess clock for two sides.  Plain data: copy it, inspect it. */
+typedef struct dm_clock {
+    dm_time_control tc;
+    int64_t left_ms[2];   /* time left when the clock last stopped or started  */
+    int moves[2];         /* moves completed by each side                      */
+    int running;          /* the colour whose time runs, or -1                 */
+    int64_t since_ms;     /* source time when it started running               */
+    int flagged;          /* the colour whose flag fell, or -1                 */
+    dm_time_source *now;
+    void *now_ctx;
+} dm_clock;
+
+/* Sets both sides' time; now NULL: the monotonic clock.  Nothing runs. */
+void dm_clock_init(dm_clock *c, const dm_time_control *tc, dm_time_source *now, void *ctx);
+/* Starts side's time (stopping the other's, no increment): the first move,
+ * after a takeback, after a pause. */
+void dm_clock_start(dm_clock *c, enum dm_color side);
+/* The running side completed a move: its time stops, its increment or next
+ * period is added, the other side's time starts.  Returns false, and keeps
+ * the time at 0, when its flag had already fallen. */
+bool dm_clock_press(dm_clock *c);
+void dm_clock_stop(dm_clock *c);
+/* side's time left now (0 at least; without a clock, 0). */
+int64_t dm_clock_left(const dm_clock *c, enum dm_color side);
+/* The colour whose flag has fallen by now, or -1. */
+int dm_clock_flag(dm_clock *c);
+/* "5:03", "1:02:03", "0:09.4" under ten seconds. */
+void dm_clock_format(int64_t ms, char *buf, size_t size);
+
 /* ---- PDN 3.0 games (src/notation/pdn.c) -------------------------------- */
+
+/*
+ * A game as PDN 3.0 stores it: tag pairs, a start position, the moves and a
+ * result.  The reader is lenient (any encoding it can recognise, comments,
+ * variations, NAGs, move numbers, x or : captures, games without tags); the
+ * writer is strict (the seven-tag roster, GameType, FEN only when needed,
+ * short move text unless ambiguous, the variant's result style, lines of at
+ * most 80 characters).  Variations are read for their syntax and dropped.
+ */
+
+#define DM_PDN_MOVE_TEXT 144 /* a 32-jump route of 3-character squares fits */
+
+enum dm_pdn_result {
+    DM_PDN_UNFINISHED = 0, /* "*": unknown or not over                 */
+    DM_PDN_WHITE_WINS,     /* "2-0", "1-0"                              */
+    DM_PDN_BLACK_WINS,     /* "0-2", "0-1"                              */
+    DM_PDN_DRAW,           /* "1-1", "1/2-1/2"                          */
+    DM_PDN_BOTH_LOSE,      /* "0-0": both players forfeit               */
+};
+
+typedef struct dm_pdn_tag {
+    char *name;  /* "Event"                                              */
+    char *value; /* UTF-8, without the quotes or escapes                 */
+} dm_pdn_tag;
+
+typedef struct dm_pdn_move {
+    dm_move move;                /* as dm_generate made it              */
+    char text[DM_PDN_MOVE_TEXT]; /* the variant's notation, whole route
+                                    when another legal move shares ends */
+    char mark[8];                /* strength as written: "!", "?!", ""  */
+    int nag;                     /* first $n glyph after it, 0 if none  */
+    char *comment;               /* the comments after it, or NULL      */
+} dm_pdn_move;
+
+typedef struct dm_pdn_game {
+    const dm_variant *variant;
+    dm_position start;           /* before the first move               */
+    dm_position end;             /* after the last move                 */
+    dm_pdn_tag *tags;            /* in file order; Result, GameType, FEN,
+                                    SetUp and Variant as read           */
+    int ntags;
+    dm_pdn_move *moves;
+    int nmoves;
+    enum dm_pdn_result result;
+    char *comment;               /* before the first move, or NULL      */
+    bool variant_guessed;        /* reader: no tag named the variant    */
+    int number;                  /* reader: 1 for the first game        */
+    int line;                    /* reader: where the game starts       */
+    int error_line;              /* reader: 0, or where it went wrong   */
+    char error[200];             /* reader: the reason, or ""           */
+    int tags_cap, moves_cap;     /* allocation; not for the caller      */
+} dm_pdn_game;
+
+/* An empty game of v from start (NULL: the variant's start position), to
+ * be freed with dm_pdn_game_free. */
+void dm_pdn_game_init(dm_pdn_game *g, const dm_variant *v, const dm_position *start);
+/* Frees what the game holds and leaves it zeroed (variant NULL). */
+void dm_pdn_game_free(dm_pdn_game *g);
+/* The value of the first tag of that name (case-sensitive), or NULL. */
+const char *dm_pdn_game_tag(const dm_pdn_game *g, const char *name);
+/* Sets the tag (replacing the first of that name); 0, or -1 out of memory. */
+int dm_pdn_game_set_tag(dm_pdn_game *g, const char *name, const char *value);
+/* Plays m at g->end after checking it is legal there, keeping its text and a
+ * copy of comment (may be NULL).  Returns 0, or -1 with err filled. */
+int dm_pdn_game_add_move(dm_pdn_game *g, const dm_move *m, const char *comment,
+                         dm_error *err);
+
+/* "2-0" or "1-0" and so on in the variant's style: the international one
+ * on 10x10 and 12x12 boards, the default one elsewhere. */
+const char *dm_pdn_result_text(const dm_variant *v, enum dm_pdn_result r);
+
+typedef struct dm_pdn_options {
+    /* For games whose tags name no variant: NULL reads them as international
+     * (the PDN 3.0 default). */
+    const dm_variant *variant;
+    /* For games whose tags name no variant and when variant is NULL: try the
+     * variants one by one (those of the notation the moves use first, the
+     * last one guessed before all) and keep the first that replays the
+     * whole game. */
+    bool guess_variant;
+} dm_pdn_options;
+
+typedef struct dm_pdn_reader dm_pdn_reader;
+
+/* A reader of the PDN text data[0..size), copied and turned into UTF-8 (a
+ * file that is not valid UTF-8 is read as Windows-1252, or as Windows-1251
+ * when its non-ASCII bytes form Cyrillic words).  opt may be NULL.  NULL if
+ * out of memory. */
+dm_pdn_reader *dm_pdn_reader_new(const char *data, size_t size, const dm_pdn_options *opt);
+void dm_pdn_reader_free(dm_pdn_reader *r);
+
+/*
+ * Reads the next game into g, freeing what g held (g must be zeroed or hold
+ * a game), and replays its moves.  Returns 1 for a good game, 0 when no game
+ * is left, -1 for a game with an error: g then holds what was read up to the
+ * error, g->error_line and g->error say where and why, and err->msg names
+ * the game ("game 3 (White - Black), line 41: ...").  The next call goes on
+ * with the next game.
+ */
+int dm_pdn_read(dm_pdn_reader *r, dm_pdn_game *g, dm_error *err);
+
+/* The label of a game in messages: "game 3 (White - Black)", or the event
+ * when the players are unknown. */
+void dm_pdn_game_label(const dm_pdn_game *g, char *buf, size_t size);
+
+/* The game as PDN 3.0 text ending in a newline, malloc'ed (free it), or NULL
+ * with err filled if a move is not legal where it stands or out of memory. */
+char *dm_pdn_write(const dm_pdn_game *g, dm_error *err);
 
 #ifdef __cplusplus
 }

@@ -14,6 +14,8 @@ int cmd_variants(int argc, char **argv);
 int cmd_moves(int argc, char **argv);
 int cmd_perft(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_play(int argc, char **argv);
+int cmd_pdn(int argc, char **argv);
 
 /* Helpers shared by the commands. */
 const dm_variant *cli_variant(const char *id);           /* error line if unknown */

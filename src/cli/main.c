@@ -22,6 +22,12 @@ static const struct command {
      "      [--reference] DEPTH\n"
      "                           count the leaves of the move tree"},
     {"bench", cmd_bench, "bench perft [--variant V]  perft speed of every variant"},
+    {"play", cmd_play,
+     "play [--variant V] [--rules default|official] [--white human|computer]\n"
+     "     [--black human|computer] [--level 1|2] [--fen F] [--time 5+3] [--plain] [--seed N]\n"
+     "                           play in the terminal, against the computer or a friend"},
+    {"pdn", cmd_pdn, "pdn check|convert [--variant V] [--to pdn|fen|json] FILE...\n"
+     "                           replay PDN games; write them as PDN, FEN or JSON"},
 };
 
 static void usage(FILE *out)

@@ -117,7 +117,7 @@ int dm_move_parse(const dm_variant *v, const dm_move_list *legal, const char *te
         return -1;
     }
 
-    int found = -1, matches = 0;
+    int found = -1, matches = 0, exact = -1, nexact = 0;
     for (int i = 0; i < legal->count; i++) {
         const dm_move *m = &legal->moves[i];
         if (m->from != cells[0] || m->to != cells[n - 1])
@@ -127,9 +127,17 @@ int dm_move_parse(const dm_variant *v, const dm_move_list *legal, const char *te
         if (found < 0)
             found = i;
         matches++;
+        if (n - 1 == m->njumps) {
+            exact = i;
+            nexact++;
+        }
     }
     if (matches == 1)
         return found;
+    /* A whole route names its move even when its squares are also part of a
+     * longer route (free choice: a5xa3xc1 beside a5xa3xc3xc1). */
+    if (matches > 1 && nexact == 1)
+        return exact;
     if (matches > 1) {
         char a[96], b[96];
         int second = -1;

@@ -68,6 +68,35 @@ static const char *precedence_text(unsigned p)
     return "as its record says";
 }
 
+/* The special rules of RULES.md section 4, one "special:" line each;
+ * returns the length they need, as snprintf. */
+static int describe_section4(const dm_variant *v, char *buf, size_t size)
+{
+    const char *far_row = v->far_row == FAR_ROW_CAPTURES_ONLY
+                              ? "special: a man on the last row makes no plain move, but may "
+                                "capture\n"
+                          : v->far_row == FAR_ROW_STUCK
+                              ? "special: a man on the last row neither moves nor captures\n"
+                              : "";
+    return snprintf(
+        buf, size, "%s%s%s%s%s%s%s%s%s%s",
+        v->linear_moves ? "special: a man may step over an unbroken line of its own men "
+                          "ahead of it onto the square after it (linear move)\n"
+                        : "",
+        v->man_jumps_later ? "special: after the first jump of a capture a man jumps " : "",
+        v->man_jumps_later ? dirs_text(v->man_jumps_later) : "",
+        v->man_jumps_later ? "\n" : "", far_row,
+        v->straight_continuation ? "special: a capture goes on only in the direction of its "
+                                   "first jump\n"
+                                 : "",
+        v->optional_continuation ? "special: a capture may stop after any jump\n" : "",
+        v->opening_removals ? "special: on the full board the side to move first takes one of "
+                              "its men off "
+                            : "",
+        v->opening_removals ? v->opening_removals : "",
+        v->opening_removals ? "; with one hole, one of its men next to it\n" : "");
+}
+
 int dm_variant_describe(const dm_variant *v, char *buf, size_t size)
 {
     static const char *const king_text[] = {"none", "short (one square)",
@@ -82,7 +111,7 @@ int dm_variant_describe(const dm_variant *v, char *buf, size_t size)
     const char *numbering = v->numbering == NUM_ALGEBRAIC ? "algebraic (a1 bottom left)"
                             : v->numbering == NUM_IBER     ? "numbers 1-32 from White's right"
                                                            : "numbers from the top left";
-    return snprintf(buf, size,
+    int len = snprintf(buf, size,
                     "board: %s, %d cells, squares %s\n"
                     "men move: %s\n"
                     "men capture: %s%s\n"
@@ -114,4 +143,6 @@ int dm_variant_describe(const dm_variant *v, char *buf, size_t size)
                                      "(White/Black) "
                                    : "",
                     v->promo_cells ? v->promo_cells : "", v->promo_cells ? "\n" : "");
+    return len + describe_section4(v, buf + (len < (int)size ? len : (int)size),
+                                   len < (int)size ? size - (size_t)len : 0);
 }

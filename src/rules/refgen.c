@@ -8,6 +8,9 @@
  * kernels are tested against, so it favours plainness over speed; it still
  * allocates nothing.
  *
+ * What data alone cannot say gets one small function each: Dameo's linear
+ * moves (linear_target) and the Hawaiian opening (generate_removals).
+ *
  * Capture search state: the board as an owner array (the mover's origin
  * emptied), the set of ghosts (pieces jumped but not yet removed) and the
  * route so far.  Immediate removal empties the jumped cell instead.
@@ -123,9 +126,9 @@ static void jump(struct search *s, int over, int d, const int *lands, int nlands
         went_on |= !terminal[i];
         s->crowned = was_crowned;
     }
-    if (!went_on) {
+    if (!went_on || v->optional_continuation) {
         /* Killer (3.2): a sequence whose last capture is a king stops right
-         * behind it. */
+         * behind it.  Hawaiian (4.5): a capture may stop after any jump. */
         bool adjacent_only = v->landing == LAND_ADJACENT_IF_KING && has128(s->kings, over);
         for (int i = 0; i < (adjacent_only ? 1 : nlands); i++) {
             int land = lands[i];
@@ -152,12 +155,18 @@ static bool extend(struct search *s, int at, bool king, int lastdir)
 {
     const struct dm_variant *v = s->v;
     const struct geometry *g = s->g;
-    bool para = s->para_captor && s->route.njumps == 0;
-    unsigned dirs = para ? v->para_jump_dirs[s->color]
-                    : king ? v->king_jump_dirs
-                           : v->man_jump_dirs[s->color];
+    bool first = s->route.njumps == 0;
+    bool para = s->para_captor && first;
+    unsigned dirs = para  ? v->para_jump_dirs[s->color]
+                    : king  ? v->king_jump_dirs
+                    : first ? v->man_jump_dirs[s->color]
+                            : v->man_later_jump_dirs[s->color];
     if (v->reversal_ban && lastdir >= 0)
         dirs &= ~DIRBIT(dir_opposite[lastdir]);
+    if (v->straight_continuation && lastdir >= 0)
+        dirs &= DIRBIT(lastdir);
+    if (!king && first && v->far_row == FAR_ROW_STUCK && has128(v->far_row_bb[s->color], at))
+        dirs = 0;
     bool flying = king && v->king == KING_FLYING;
     bool any = false;
 
@@ -213,6 +222,20 @@ static void add_quiet(struct search *s, int from, int to, bool promotes)
     sink_add(s->sink, &m, 0);
 }
 
+/* Dameo's linear move (4.2): the cell after the unbroken run of the mover's
+ * own men that starts next to `from` in direction d, if the run is not empty
+ * and that cell is; else -1.  Kings neither form nor join a run. */
+static int linear_target(const struct search *s, const dm_position *pos, int from, int d)
+{
+    const struct geometry *g = s->g;
+    int c = g->next[from][d], run = 0;
+    while (c >= 0 && s->owner[c] == s->color && !has128(pos->kings, c)) {
+        c = g->next[c][d];
+        run++;
+    }
+    return run > 0 && c >= 0 && is_empty(s, c) ? c : -1;
+}
+
 static void generate_quiet(struct search *s, const dm_position *pos)
 {
     const struct dm_variant *v = s->v;
@@ -226,9 +249,16 @@ static void generate_quiet(struct search *s, const dm_position *pos)
         if (has128(pos->paras, from))
             continue; /* 2.8: a parachutist only ever captures */
         if (!has128(pos->kings, from)) {
+            /* 4.4: a man on its far row may be barred from plain moves. */
+            if (v->far_row != FAR_ROW_FREE && has128(v->far_row_bb[color], from))
+                continue;
             for (int d = 0; d < DIR_COUNT; d++) {
+                if (!(v->man_step_dirs[color] & DIRBIT(d)))
+                    continue;
                 int to = g->next[from][d];
-                if ((v->man_step_dirs[color] & DIRBIT(d)) && to >= 0 && is_empty(s, to))
+                if (to >= 0 && !is_empty(s, to) && v->linear_moves)
+                    to = linear_target(s, pos, from, d);
+                if (to >= 0 && is_empty(s, to))
                     add_quiet(s, from, to, has128(v->promo_bb[color], to));
             }
             continue;
@@ -250,6 +280,38 @@ static void generate_quiet(struct search *s, const dm_position *pos)
     }
 }
 
+/* The opening of a variant with opening_removals (4.5), read from the board
+ * alone: on a full board the side to move takes one of its men off the
+ * opening cells; with exactly one hole, one of its men orthogonally next to
+ * the hole.  Returns false, adding nothing, once two or more cells are
+ * empty: the opening is over. */
+static bool generate_removals(struct search *s, const dm_position *pos)
+{
+    const struct geometry *g = s->g;
+    dm_bits own = s->color == DM_WHITE ? pos->white : pos->black;
+    dm_bits holes = g->all & ~(pos->white | pos->black);
+    dm_bits candidates = 0;
+    if (holes == 0) {
+        candidates = own & s->v->opening_bb;
+    } else if ((holes & (holes - 1)) == 0) {
+        int hole = ctz128(holes);
+        for (int d = 0; d < DIR_COUNT; d++)
+            if ((DIRS_ORTH & DIRBIT(d)) && g->next[hole][d] >= 0)
+                candidates |= BIT128(g->next[hole][d]);
+        candidates &= own;
+    } else {
+        return false;
+    }
+    for (dm_bits b = candidates; b; b &= b - 1) {
+        dm_move m;
+        memset(&m, 0, sizeof m);
+        m.from = m.to = (uint8_t)ctz128(b);
+        m.flags = DM_MOVE_REMOVAL;
+        sink_add(s->sink, &m, 0);
+    }
+    return true;
+}
+
 int refgen_generate(const struct dm_variant *v, const dm_position *pos, dm_move_list *list,
                     unsigned flags)
 {
@@ -267,6 +329,8 @@ int refgen_generate(const struct dm_variant *v, const dm_position *pos, dm_move_
 
     if (rules_goal_reached(v, pos) != DM_ONGOING)
         return 0;
+    if (v->opening_bb && generate_removals(&s, pos))
+        return list->count;
     generate_captures(&s, pos);
     if (list->count == 0)
         generate_quiet(&s, pos);

@@ -51,6 +51,14 @@ enum precedence {
     PREC_EARLIEST_KINGS = 16,/* Italian: kings met sooner                      */
 };
 
+/* What a man on its far row (the promotion row of its colour) may still do
+ * when it is never crowned (4.4). */
+enum far_row {
+    FAR_ROW_FREE,          /* moves and captures as anywhere else             */
+    FAR_ROW_CAPTURES_ONLY, /* no plain move; it may still start a capture     */
+    FAR_ROW_STUCK,         /* neither                                         */
+};
+
 enum goal {
     GOAL_NO_MOVE_LOSES,
     GOAL_NO_MOVE_WINS,   /* giveaway: the side that cannot move wins         */
@@ -89,6 +97,19 @@ struct dm_variant {
     bool one_way;                /* both colours move towards the top rank     */
     bool parachutes;             /* Parachute checkers' parachutists           */
     bool frisian_king_limit;     /* same king: at most 3 quiet moves in a row  */
+    bool linear_moves;           /* 4.2: a man may step over an unbroken run of
+                                  * its own men ahead, onto the square after it */
+    uint8_t man_jumps_later;     /* 4.4: directions of a man's 2nd and later
+                                  * jumps in one capture; 0: man_jumps          */
+    enum far_row far_row;        /* 4.4: a man on its far row, never crowned    */
+    bool straight_continuation;  /* 4.5: every later jump keeps the first
+                                  * jump's direction                            */
+    bool optional_continuation;  /* 4.5: a capture may stop after any jump, so
+                                  * every prefix is a move of its own           */
+    const char *opening_removals;/* 4.5: on a full board the side to move takes
+                                  * one of its men off these cells; with one
+                                  * hole, one of its men orthogonally next to
+                                  * it (DM_MOVE_REMOVAL moves). NULL: none      */
 
     /* end */
     enum goal goal;
@@ -100,11 +121,14 @@ struct dm_variant {
     const struct geometry *geo;
     uint8_t man_step_dirs[2];    /* per colour                                 */
     uint8_t man_jump_dirs[2];
+    uint8_t man_later_jump_dirs[2];
     uint8_t para_jump_dirs[2];
     uint8_t king_step_dirs;
     uint8_t king_jump_dirs;
     dm_bits promo_bb[2];         /* where each colour's men are crowned       */
     dm_bits para_target_bb[2];   /* the rank a parachutist may jump over      */
+    dm_bits far_row_bb[2];       /* each colour's last row                    */
+    dm_bits opening_bb;          /* the opening_removals cells                */
     int men_per_side;            /* in the start position                     */
     int kernel;                  /* fast kernel serving it, or -1             */
 };

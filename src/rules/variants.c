@@ -68,6 +68,24 @@
     RULES_INTERNATIONAL, .man_jumps = DIRS_ALL, .king_jumps = DIRS_ALL,                  \
     .precedence = PREC_VALUE | PREC_WITH_KING, .frisian_king_limit = true
 
+/* Section 4, the orthogonal games: every square of the 8x8 board (Alquerque:
+ * every point of its grid) is a cell; algebraic squares; no move loses. */
+#define RULES_ORTHO                                                                      \
+    .geometry = GEOM_F8, .numbering = NUM_ALGEBRAIC, .landing = LAND_ANY,                \
+    .goal = GOAL_NO_MOVE_LOSES, .quiet_sep = '-', .capture_sep = 'x'
+#define FWD_SIDE (DIRBIT(DIR_N) | DIRBIT(DIR_E) | DIRBIT(DIR_W))
+#define FWD_ALL (DIRBIT(DIR_N) | FWD_DIAG)
+
+/* 4.1 [CONFLICT]: a man reaching the last row mid-capture is crowned and goes
+ * on as a king (current Wikipedia, draughts.github.io); pydraughts goes on as
+ * a man and crowns at the end (PROMOTE_END_ONLY), older texts stop
+ * (PROMOTE_STOP). */
+#define TURKISH_PROMOTION PROMOTE_CONTINUE_AS_KING
+
+/* 4.4 [OPEN] (8.13): a man on the opponent's back row makes no plain move;
+ * BrainKing's "unless it can jump" read as: it may still capture sideways. */
+#define ALQUERQUE_FAR_ROW FAR_ROW_CAPTURES_ONLY
+
 static struct dm_variant table[] = {
     {RULES_ENGLISH, .id = "english", .name = "English checkers",
      .summary = "8x8, Black starts, short kings, men capture forwards, free choice of capture"},
@@ -140,6 +158,54 @@ static struct dm_variant table[] = {
                 "3 quiet moves in a row with one king"},
     {RULES_FRISIAN, .id = "frysk", .name = "Frysk!", .parent = "frisian",
      .summary = "Frisian rules with 5 men each", .start_fen = "W:W46-50:B1-5"}, /* 3.6 */
+    {RULES_ORTHO, .id = "turkish", .name = "Turkish draughts (Dama)",
+     .summary = "8x8 all squares, 16 men each, men move and capture forwards or sideways, "
+                "rook-like flying kings, pieces leave at once, most pieces must be taken",
+     .start_fen = "W:Wa2,b2,c2,d2,e2,f2,g2,h2,a3,b3,c3,d3,e3,f3,g3,h3"  /* 4.1 */
+                  ":Ba6,b6,c6,d6,e6,f6,g6,h6,a7,b7,c7,d7,e7,f7,g7,h7",
+     .man_steps = FWD_SIDE, .man_jumps = FWD_SIDE,                    /* short, never back */
+     .king = KING_FLYING, .king_steps = DIRS_ORTH, .king_jumps = DIRS_ORTH, /* like a rook */
+     .removal = REMOVE_IMMEDIATE, .reversal_ban = true,               /* no 180-degree turn */
+     .promotion = TURKISH_PROMOTION, .precedence = PREC_QUANTITY},    /* king = man */
+    {RULES_ORTHO, .id = "dameo", .name = "Dameo",
+     .summary = "8x8 all squares, 18 men each, men step forwards and move whole lines, "
+                "queen-like kings, captures only orthogonal, most pieces must be taken",
+     .start_fen = "W:Wa1,b1,c1,d1,e1,f1,g1,h1,b2,c2,d2,e2,f2,g2,c3,d3,e3,f3" /* 4.2 */
+                  ":Bc6,d6,e6,f6,b7,c7,d7,e7,f7,g7,a8,b8,c8,d8,e8,f8,g8,h8",
+     .man_steps = FWD_ALL, .linear_moves = true,                      /* straight or diagonal */
+     .man_jumps = DIRS_ORTH,                                          /* short, back too */
+     .king = KING_FLYING, .king_steps = DIRS_ALL, .king_jumps = DIRS_ORTH, /* queen moves */
+     .removal = REMOVE_DEFERRED, .promotion = PROMOTE_END_ONLY, .precedence = PREC_QUANTITY,
+     .capture_sep = ':'},                                             /* h2:f2 */
+    {RULES_ORTHO, .id = "gothic", .name = "Gothic checkers",
+     .summary = "8x8 all squares, 16 men each, men move and capture forwards, diagonally "
+                "forwards or sideways, short kings in eight directions, free choice",
+     .start_fen = "W:Wa1,b1,c1,d1,e1,f1,g1,h1,a2,b2,c2,d2,e2,f2,g2,h2" /* 4.3 */
+                  ":Ba7,b7,c7,d7,e7,f7,g7,h7,a8,b8,c8,d8,e8,f8,g8,h8",
+     .man_steps = FWD_ALL | FWD_SIDE, .man_jumps = FWD_ALL | FWD_SIDE, /* 5 directions */
+     .king = KING_SHORT, .king_steps = DIRS_ALL, .king_jumps = DIRS_ALL,
+     .removal = REMOVE_DEFERRED, .promotion = PROMOTE_STOP, .precedence = 0},
+    {RULES_ORTHO, .id = "alquerque", .name = "Alquerque",
+     .summary = "5x5 points joined by lines, 12 men each, no kings, men go forwards or "
+                "sideways, later jumps of a capture may go any way, free choice",
+     .geometry = GEOM_Q5,                                             /* 4.4 [OPEN] setup */
+     .start_fen = "W:Wa1,b1,c1,d1,e1,a2,b2,c2,d2,e2,d3,e3"
+                  ":Ba3,b3,a4,b4,c4,d4,e4,a5,b5,c5,d5,e5",
+     .man_steps = FWD_ALL | FWD_SIDE, .man_jumps = FWD_ALL | FWD_SIDE, /* along the lines */
+     .man_jumps_later = DIRS_ALL, .far_row = ALQUERQUE_FAR_ROW,
+     .king = KING_NONE, .removal = REMOVE_DEFERRED, .promotion = PROMOTE_NONE,
+     .precedence = 0},
+    {RULES_ORTHO, .id = "hawaiian", .name = "Hawaiian checkers (Konane)",
+     .summary = "8x8 full board, Black starts by taking a man off; then every move jumps "
+                "orthogonally in a straight line and may stop after any jump",
+     .start_fen = "B:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3,b4,d4,f4,h4"   /* 4.5 */
+                  ",a5,c5,e5,g5,b6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8"
+                  ":Bb1,d1,f1,h1,a2,c2,e2,g2,b3,d3,f3,h3,a4,c4,e4,g4"
+                  ",b5,d5,f5,h5,a6,c6,e6,g6,b7,d7,f7,h7,a8,c8,e8,g8",
+     .opening_removals = "a8,d5,e4,h1",                               /* the long light diagonal */
+     .man_steps = 0, .man_jumps = DIRS_ORTH, .straight_continuation = true,
+     .optional_continuation = true, .king = KING_NONE, .removal = REMOVE_IMMEDIATE,
+     .promotion = PROMOTE_NONE, .precedence = 0},
 };
 
 enum { TABLE_SIZE = sizeof table / sizeof table[0] };
@@ -168,6 +234,9 @@ static void variant_conclude(struct dm_variant *v)
     v->man_jump_dirs[DM_WHITE] = v->man_jumps;
     v->man_step_dirs[DM_BLACK] = v->one_way ? v->man_steps : dirs_flip_vertical(v->man_steps);
     v->man_jump_dirs[DM_BLACK] = v->one_way ? v->man_jumps : dirs_flip_vertical(v->man_jumps);
+    uint8_t later = v->man_jumps_later ? v->man_jumps_later : v->man_jumps;
+    v->man_later_jump_dirs[DM_WHITE] = later;
+    v->man_later_jump_dirs[DM_BLACK] = v->one_way ? later : dirs_flip_vertical(later);
     v->king_step_dirs = v->king == KING_NONE ? 0 : v->king_steps;
     v->king_jump_dirs = v->king == KING_NONE ? 0 : v->king_jumps;
 
@@ -181,6 +250,9 @@ static void variant_conclude(struct dm_variant *v)
         v->promo_bb[DM_WHITE] = g->rank_bb[top];
         v->promo_bb[DM_BLACK] = v->one_way ? g->rank_bb[top] : g->rank_bb[0];
     }
+    v->far_row_bb[DM_WHITE] = g->rank_bb[top];
+    v->far_row_bb[DM_BLACK] = v->one_way ? g->rank_bb[top] : g->rank_bb[0];
+    v->opening_bb = v->opening_removals ? cells_named(g, v->opening_removals) : 0;
     if (v->parachutes) {
         /* 2.8: a parachutist drops from the enemy back row over the rank in
          * front of it, so it jumps "backwards" for its colour. */

@@ -9,7 +9,8 @@
  *
  * where duplicates is "kept" (every capture route counts: the count is run
  * with DM_GEN_KEEP_DUPLICATES), "merged" (routes with the same from, to and
- * captured set count once) or "unknown" (run merged).  Every row of at most
+ * captured set count once) or "unknown" (the source does not say: the row
+ * passes if either count matches, and says which).  Every row of at most
  * the node budget is checked with dm_perft as the program runs it (the fast
  * kernel where there is one); every row of at most REFERENCE_BUDGET nodes
  * is checked again with the reference generator alone.  The budget is
@@ -114,9 +115,10 @@ static int check_file(const struct pfile *f, const dm_variant *v, bool reference
             continue;
         }
         unsigned flags;
+        bool unknown = strcmp(fields[3], "unknown") == 0;
         if (strcmp(fields[3], "kept") == 0)
             flags = DM_GEN_KEEP_DUPLICATES;
-        else if (strcmp(fields[3], "merged") == 0 || strcmp(fields[3], "unknown") == 0)
+        else if (strcmp(fields[3], "merged") == 0 || unknown)
             flags = 0;
         else {
             format_error(f, lineno, "duplicates must be kept, merged or unknown", reference,
@@ -138,11 +140,18 @@ static int check_file(const struct pfile *f, const dm_variant *v, bool reference
             flags |= DM_GEN_REFERENCE;
         double t0 = now();
         uint64_t got = dm_perft(v, &pos, (int)depth, flags);
+        const char *mode = fields[3];
+        if (unknown && got != nodes) {
+            got = dm_perft(v, &pos, (int)depth, flags | DM_GEN_KEEP_DUPLICATES);
+            mode = "unknown, matched as kept";
+        } else if (unknown) {
+            mode = "unknown, matched as merged";
+        }
         double secs = now() - t0;
         rows_checked++;
         bool ok = got == nodes;
         printf("%s %s:%d %s d%ld %s%s: %" PRIu64, ok ? "ok  " : "FAIL", f->name, lineno,
-               f->id, depth, fields[3], reference ? " reference" : "", nodes);
+               f->id, depth, mode, reference ? " reference" : "", nodes);
         if (!ok)
             printf(" expected, %" PRIu64 " counted", got);
         printf(" (%.2f s)\n", secs);

@@ -156,7 +156,13 @@ void dm_move_format(const dm_variant *v, const dm_move *m, const dm_move_list *l
                     char *buf, size_t size);
 /* Finds the legal move meant by text: any separator (- x :), from and to
  * alone when unambiguous, or a route with some or all landing squares.
- * Returns its index in legal, or -1 with err filled. */
+ * Returns its index in legal, or a negative enum dm_parse_status with err
+ * filled. */
+enum dm_parse_status {
+    DM_PARSE_MALFORMED = -1, /* not squares joined by separators, or no such square */
+    DM_PARSE_ILLEGAL = -2,   /* well formed, but no legal move matches           */
+    DM_PARSE_AMBIGUOUS = -3, /* several legal moves match                        */
+};
 int dm_move_parse(const dm_variant *v, const dm_move_list *legal, const char *text,
                   dm_error *err);
 
@@ -393,10 +399,11 @@ typedef struct dm_pdn_options {
 
 typedef struct dm_pdn_reader dm_pdn_reader;
 
-/* A reader of the PDN text data[0..size), copied and turned into UTF-8 (a
- * file that is not valid UTF-8 is read as Windows-1252, or as Windows-1251
- * when its non-ASCII bytes form Cyrillic words).  opt may be NULL.  NULL if
- * out of memory. */
+/* A reader of the PDN text data[0..size), copied and turned into UTF-8
+ * (each line that is not valid UTF-8 is read as Windows-1252, the superset
+ * of Latin-1, or as Windows-1251 when the non-ASCII bytes of such lines form
+ * Cyrillic words).  opt may be NULL.  NULL if size is over 1 GiB or out of
+ * memory. */
 dm_pdn_reader *dm_pdn_reader_new(const char *data, size_t size, const dm_pdn_options *opt);
 void dm_pdn_reader_free(dm_pdn_reader *r);
 

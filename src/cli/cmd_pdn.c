@@ -223,8 +223,8 @@ int cmd_pdn(int argc, char **argv)
         }
     }
     enum format format = TO_PDN;
-    if (!check && (!to || (strcmp(to, "pdn") != 0 && strcmp(to, "fen") != 0 &&
-                           strcmp(to, "json") != 0))) {
+    if (!check &&
+        (!to || (strcmp(to, "pdn") != 0 && strcmp(to, "fen") != 0 && strcmp(to, "json") != 0))) {
         cli_error("pdn convert: --to pdn, fen or json");
         free(files);
         return 2;

@@ -441,9 +441,9 @@ int dm_game_play_text(dm_game *g, const char *text, dm_error *err)
     }
     int i = dm_move_parse(g->v, &g->legal, text, err);
     if (i < 0) {
-        /* dm_move_parse says "compulsory" only once the squares were read and
-         * matched no capture; the other errors stay as they are. */
-        if (g->legal.count > 0 && g->legal.moves[0].njumps > 0 && strstr(err->msg, "compulsory"))
+        /* A well-formed move that is not legal while captures are: say which
+         * captures may be played and why; other errors stay as they are. */
+        if (i == DM_PARSE_ILLEGAL && g->legal.count > 0 && g->legal.moves[0].njumps > 0)
             explain_capture(g, text, err);
         return -1;
     }

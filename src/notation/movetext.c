@@ -79,7 +79,7 @@ int dm_move_parse(const dm_variant *v, const dm_move_list *legal, const char *te
         total--;
     if (total == 0) {
         snprintf(err->msg, sizeof err->msg, "empty move");
-        return -1;
+        return DM_PARSE_MALFORMED;
     }
     const char *end = p + total;
     while (p < end) {
@@ -93,20 +93,20 @@ int dm_move_parse(const dm_variant *v, const dm_move_list *legal, const char *te
         if (p == tok || n == DM_MAX_JUMPS + 2) {
             snprintf(err->msg, sizeof err->msg, "move '%.*s': expected squares joined by - x or :",
                      (int)total, text);
-            return -1;
+            return DM_PARSE_MALFORMED;
         }
         int cell = dm_cell_parse(v, tok, (size_t)(p - tok));
         if (cell < 0) {
             snprintf(err->msg, sizeof err->msg, "move '%.*s': square '%.*s' does not exist on the %s board",
                      (int)total, text, (int)(p - tok), tok, v->geo->name);
-            return -1;
+            return DM_PARSE_MALFORMED;
         }
         cells[n++] = cell;
         if (p < end) {
             if (*p != '-' && *p != 'x' && *p != 'X' && *p != ':') {
                 snprintf(err->msg, sizeof err->msg, "move '%.*s': '%c' is not a move separator (- x :)",
                          (int)total, text, *p);
-                return -1;
+                return DM_PARSE_MALFORMED;
             }
             p++;
         }
@@ -114,7 +114,7 @@ int dm_move_parse(const dm_variant *v, const dm_move_list *legal, const char *te
     if (n == 1 && !(legal->count && (legal->moves[0].flags & DM_MOVE_REMOVAL))) {
         snprintf(err->msg, sizeof err->msg, "move '%.*s': give the square to move to as well",
                  (int)total, text);
-        return -1;
+        return DM_PARSE_MALFORMED;
     }
 
     int found = -1, matches = 0, exact = -1, nexact = 0;
@@ -148,7 +148,7 @@ int dm_move_parse(const dm_variant *v, const dm_move_list *legal, const char *te
         dm_move_format(v, &legal->moves[second], legal, b, sizeof b);
         snprintf(err->msg, sizeof err->msg, "move '%.*s' is ambiguous: %d legal moves match, such as %s and %s",
                  (int)total, text, matches, a, b);
-        return -1;
+        return DM_PARSE_AMBIGUOUS;
     }
     bool captures = legal->count > 0 && legal->moves[0].njumps > 0;
     if (legal->count == 0)
@@ -162,5 +162,5 @@ int dm_move_parse(const dm_variant *v, const dm_move_list *legal, const char *te
     } else
         snprintf(err->msg, sizeof err->msg, "move '%.*s' is illegal in this position",
                  (int)total, text);
-    return -1;
+    return DM_PARSE_ILLEGAL;
 }

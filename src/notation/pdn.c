@@ -119,13 +119,13 @@ static const struct gametype {
     int number;
     bool own;
 } gametypes[] = {
-    {"international", 20, true}, {"english", 21, true},    {"italian", 22, true},
-    {"pool", 23, true},          {"spanish", 24, true},    {"russian", 25, true},
-    {"brazilian", 26, true},     {"canadian", 27, true},   {"portuguese", 28, true},
-    {"czech", 29, true},         {"turkish", 30, true},    {"thai", 31, true},
+    {"international", 20, true}, {"english", 21, true},      {"italian", 22, true},
+    {"pool", 23, true},          {"spanish", 24, true},      {"russian", 25, true},
+    {"brazilian", 26, true},     {"canadian", 27, true},     {"portuguese", 28, true},
+    {"czech", 29, true},         {"turkish", 30, true},      {"thai", 31, true},
     {"frisian", 40, true},       {"breakthrough", 96, true}, {"frysk", 97, true},
-    {"antidraughts", 98, true},  {"killer", 20, false},    {"anti-checkers", 21, false},
-    {"poddavki", 25, false},     {"corner", 29, false},    {"one-way", 29, false},
+    {"antidraughts", 98, true},  {"killer", 20, false},      {"anti-checkers", 21, false},
+    {"poddavki", 25, false},     {"corner", 29, false},      {"one-way", 29, false},
     {"parachute", 29, false},
 };
 
@@ -145,8 +145,11 @@ const char *pdn_gametype_unplayed(int number)
         int number;
         const char *name;
     } names[] = {
-        {0, "chess"},       {1, "Chinese chess"},           {30, "Turkish draughts"},
-        {41, "Spantsiretti draughts"}, {50, "Othello"},
+        {0, "chess"},
+        {1, "Chinese chess"},
+        {30, "Turkish draughts"},
+        {41, "Spantsiretti draughts"},
+        {50, "Othello"},
     };
     if (number >= 2 && number <= 19)
         return "chess";
@@ -238,8 +241,8 @@ static bool gametype_text(const dm_variant *v, char *buf, size_t size)
         notation[0] = 'N';
     }
     bool invert = dm_cell_parse(v, "a1", 2) < 0;
-    snprintf(buf, size, "%d,%c,%d,%d,%s,%d", t->number, start.side == DM_WHITE ? 'W' : 'B',
-             files, ranks, notation, invert);
+    snprintf(buf, size, "%d,%c,%d,%d,%s,%d", t->number, start.side == DM_WHITE ? 'W' : 'B', files,
+             ranks, notation, invert);
     return true;
 }
 
@@ -284,11 +287,9 @@ bool pdn_result_parse(const char *text, size_t len, enum dm_pdn_result *r)
         const char *text;
         enum dm_pdn_result result;
     } results[] = {
-        {"*", DM_PDN_UNFINISHED},     {"2-0", DM_PDN_WHITE_WINS},
-        {"1-0", DM_PDN_WHITE_WINS},   {"0-2", DM_PDN_BLACK_WINS},
-        {"0-1", DM_PDN_BLACK_WINS},   {"1-1", DM_PDN_DRAW},
-        {"1/2-1/2", DM_PDN_DRAW},     {"\xC2\xBD-\xC2\xBD", DM_PDN_DRAW},
-        {"0-0", DM_PDN_BOTH_LOSE},
+        {"*", DM_PDN_UNFINISHED},   {"2-0", DM_PDN_WHITE_WINS},         {"1-0", DM_PDN_WHITE_WINS},
+        {"0-2", DM_PDN_BLACK_WINS}, {"0-1", DM_PDN_BLACK_WINS},         {"1-1", DM_PDN_DRAW},
+        {"1/2-1/2", DM_PDN_DRAW},   {"\xC2\xBD-\xC2\xBD", DM_PDN_DRAW}, {"0-0", DM_PDN_BOTH_LOSE},
     };
     for (size_t i = 0; i < sizeof results / sizeof results[0]; i++)
         if (strlen(results[i].text) == len && memcmp(results[i].text, text, len) == 0) {
@@ -400,8 +401,7 @@ int pdn_find_legal(const dm_move_list *legal, const dm_move *m)
     return -1;
 }
 
-int dm_pdn_game_add_move(dm_pdn_game *g, const dm_move *m, const char *comment,
-                         dm_error *err)
+int dm_pdn_game_add_move(dm_pdn_game *g, const dm_move *m, const char *comment, dm_error *err)
 {
     dm_move_list *legal = malloc(sizeof *legal);
     if (!legal) {
@@ -413,8 +413,7 @@ int dm_pdn_game_add_move(dm_pdn_game *g, const dm_move *m, const char *comment,
     if (i < 0) {
         char text[DM_PDN_MOVE_TEXT];
         dm_move_format(g->variant, m, NULL, text, sizeof text);
-        snprintf(err->msg, sizeof err->msg, "move %s is not legal after move %d", text,
-                 g->nmoves);
+        snprintf(err->msg, sizeof err->msg, "move %s is not legal after move %d", text, g->nmoves);
         free(legal);
         return -1;
     }
@@ -570,7 +569,7 @@ static const char *tag_any_case(const dm_pdn_game *g, const char *name)
 
 static bool written_by_us(const char *name)
 {
-    static const char *const ours[] = {"Event", "Site", "Date",     "Round", "White", "Black",
+    static const char *const ours[] = {"Event",  "Site",     "Date",    "Round", "White", "Black",
                                        "Result", "GameType", "Variant", "FEN",   "SetUp"};
     for (size_t i = 0; i < sizeof ours / sizeof ours[0]; i++)
         if (strcasecmp(name, ours[i]) == 0)
@@ -645,8 +644,8 @@ char *dm_pdn_write(const dm_pdn_game *g, dm_error *err)
         if (k < 0) {
             char text[DM_PDN_MOVE_TEXT];
             dm_move_format(v, &pm->move, NULL, text, sizeof text);
-            snprintf(err->msg, sizeof err->msg, "move %d (%s) is not legal where it stands",
-                     i + 1, text);
+            snprintf(err->msg, sizeof err->msg, "move %d (%s) is not legal where it stands", i + 1,
+                     text);
             free(legal);
             free(w.out.s);
             return NULL;

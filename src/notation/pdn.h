@@ -26,9 +26,8 @@ void pdn_buf_printf(struct pdn_buf *b, const char *fmt, ...) __attribute__((form
 /* data[0..size) as UTF-8 in a malloc'ed NUL-terminated copy (length in
  * *len): lines that are valid UTF-8 are kept, the others decoded from
  * Windows-1251 or Windows-1252 as pdn_charset.c decides; a byte order mark
- * is dropped.  *charset names what was used for the bad lines ("utf-8" when
- * there were none).  NULL if out of memory. */
-char *pdn_to_utf8(const char *data, size_t size, size_t *len, const char **charset);
+ * is dropped.  NULL if out of memory. */
+char *pdn_to_utf8(const char *data, size_t size, size_t *len);
 
 /* The length of the valid UTF-8 sequence at s[0..n), or 0 if it is not one. */
 int pdn_utf8_len(const unsigned char *s, size_t n);

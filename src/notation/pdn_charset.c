@@ -24,6 +24,9 @@
 
 #include "notation/pdn.h"
 
+/* Eight a row, as code page charts print them. */
+/* clang-format off */
+
 /* Windows-1251, 0x80-0xBF; 0xC0-0xFF are U+0410-U+044F in order. */
 static const uint16_t cp1251_high[64] = {
     0x0402, 0x0403, 0x201A, 0x0453, 0x201E, 0x2026, 0x2020, 0x2021,
@@ -43,6 +46,8 @@ static const uint16_t cp1252_c1[32] = {
     0xFFFD, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014,
     0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0xFFFD, 0x017E, 0x0178,
 };
+
+/* clang-format on */
 
 int pdn_utf8_len(const unsigned char *s, size_t n)
 {
@@ -112,7 +117,7 @@ static void put_code_point(struct pdn_buf *b, unsigned cp)
     }
 }
 
-char *pdn_to_utf8(const char *data, size_t size, size_t *len, const char **charset)
+char *pdn_to_utf8(const char *data, size_t size, size_t *len)
 {
     const unsigned char *s = (const unsigned char *)data;
     size_t start = 0;
@@ -121,11 +126,9 @@ char *pdn_to_utf8(const char *data, size_t size, size_t *len, const char **chars
 
     /* First pass: the statistics of the lines that are not UTF-8. */
     size_t high = 0, paired = 0;
-    bool any_bad = false;
     for (size_t i = start; i < size;) {
         size_t e = line_end(s, i, size);
         if (!line_is_utf8(s + i, e - i)) {
-            any_bad = true;
             for (size_t k = i; k < e; k++) {
                 if (s[k] < 0xC0)
                     continue;
@@ -137,7 +140,6 @@ char *pdn_to_utf8(const char *data, size_t size, size_t *len, const char **chars
         i = e;
     }
     bool cyrillic = high > 0 && paired * 2 >= high;
-    *charset = !any_bad ? "utf-8" : cyrillic ? "windows-1251" : "windows-1252";
 
     struct pdn_buf b = {0};
     pdn_buf_put(&b, "", 0);

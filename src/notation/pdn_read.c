@@ -32,7 +32,7 @@
 enum { MAX_INPUT = 1 << 30, QUOTE_LOOKAHEAD = 512, MAX_TAGS = 1000 };
 
 struct raw_move {
-    char text[DM_PDN_MOVE_TEXT]; /* squares and separators, cleaned up   */
+    char text[DM_PDN_MOVE_TEXT]; /* squares and separators, cleaned up */
     char mark[8];
     int nag;
     int line;
@@ -43,29 +43,28 @@ struct raw_move {
 struct raw_game {
     struct raw_move *moves;
     int nmoves, cap;
-    int *tag_lines;               /* the line of each tag of the game   */
-    int tag_lines_cap;
-    struct pdn_buf comment;       /* before the first move              */
-    char *setup;                  /* a /FEN "..."/ before the moves     */
+    int *tag_lines;         /* the line of each tag of the game */
+    int tag_lines_cap;      /* allocated */
+    struct pdn_buf comment; /* before the first move */
+    char *setup;            /* a /FEN "..."/ before the moves */
     int setup_line;
     bool has_result;
     enum dm_pdn_result result;
-    int err_line;                 /* the first syntax error, 0 if none  */
+    int err_line; /* the first syntax error, 0 if none */
     char err[200];
 };
 
 struct dm_pdn_reader {
-    char *text;                   /* UTF-8, NUL-terminated              */
+    char *text; /* UTF-8, NUL-terminated */
     size_t len, pos;
     int line;
-    const char *charset;
     dm_pdn_options opt;
-    const dm_variant *sticky;     /* the last variant guessed           */
+    const dm_variant *sticky; /* the last variant guessed */
     int games;
-    size_t no_brace_from;         /* no '}' at or after this offset     */
-    dm_move_list *legal;          /* the legal moves where a move stands */
-    dm_move_list *routes;         /* the same with every capture route   */
-    dm_move_list *one;            /* one move, to test what text means   */
+    size_t no_brace_from; /* no '}' at or after this offset */
+    dm_move_list *legal;  /* the legal moves where a move stands */
+    dm_move_list *routes; /* the same with every capture route */
+    dm_move_list *one;    /* one move, to test what text means */
     struct raw_game raw;
 };
 
@@ -81,7 +80,7 @@ dm_pdn_reader *dm_pdn_reader_new(const char *data, size_t size, const dm_pdn_opt
     r->legal = malloc(sizeof *r->legal);
     r->routes = malloc(sizeof *r->routes);
     r->one = malloc(sizeof *r->one);
-    r->text = pdn_to_utf8(data, size, &r->len, &r->charset);
+    r->text = pdn_to_utf8(data, size, &r->len);
     if (!r->legal || !r->routes || !r->one || !r->text) {
         dm_pdn_reader_free(r);
         return NULL;
@@ -163,17 +162,17 @@ static void quote(char *buf, size_t size, const char *s, size_t n, size_t max)
 /* ---- tokens ----------------------------------------------------------- */
 
 enum tok_kind {
-    T_EOF,
-    T_TAG,     /* name, value                                         */
-    T_COMMENT, /* text at start, len                                  */
-    T_LPAREN,
-    T_RPAREN,
-    T_NAG,     /* nag                                                 */
-    T_MARK,    /* "(!?)": the marks at start, len                     */
-    T_STAR,
-    T_SETUP,   /* the text between the slashes at start, len          */
-    T_WORD,    /* word, len                                           */
-    T_ERROR,   /* msg                                                 */
+    T_EOF,     /* the end of the text */
+    T_TAG,     /* name, value */
+    T_COMMENT, /* text at start, len */
+    T_LPAREN,  /* a variation opens */
+    T_RPAREN,  /* a variation closes */
+    T_NAG,     /* nag */
+    T_MARK,    /* "(!?)": the marks at start, len */
+    T_STAR,    /* the result '*' */
+    T_SETUP,   /* the text between the slashes at start, len */
+    T_WORD,    /* word, len */
+    T_ERROR,   /* msg */
 };
 
 struct token {
@@ -183,7 +182,7 @@ struct token {
     char *name, *value;
     int nag;
     char word[256]; /* T_WORD: its text, cut to the buffer */
-    bool cut;       /* T_WORD: it was longer than that       */
+    bool cut;       /* T_WORD: it was longer than that */
     char msg[200];
 };
 
@@ -348,10 +347,10 @@ static void lex_tag(dm_pdn_reader *r, struct token *t)
         tok_error(t, "out of memory");
         return;
     }
-    /* Control characters have no place in a value; keep it one line. */
-    for (char *p = value.s; *p; p++)
-        if ((unsigned char)*p < ' ' || *p == 0x7F)
-            *p = ' ';
+    /* Control characters (NUL too) have no place in a value. */
+    for (size_t i = 0; i < value.len; i++)
+        if ((unsigned char)value.s[i] < ' ' || value.s[i] == 0x7F)
+            value.s[i] = ' ';
     t->kind = T_TAG;
     t->name = dup_range(s + name, name_len);
     t->value = value.s;
@@ -775,7 +774,8 @@ static bool read_raw(dm_pdn_reader *r, dm_pdn_game *g)
                     if (!depth && !number_line)
                         syntax_error(raw, body_line ? body_line : t.line,
                                      "no result ('*', '2-0', '1-0' ...) ends the game before "
-                                     "the next game's tag pairs on line %d", t.line);
+                                     "the next game's tag pairs on line %d",
+                                     t.line);
                     break;
                 }
                 if (g->ntags == 0) {
@@ -869,12 +869,13 @@ static bool read_raw(dm_pdn_reader *r, dm_pdn_game *g)
                 continue;
             case W_UNKNOWN_MOVE:
                 number_line = 0;
-                syntax_error(raw, t.line, "'%s' stands for an unknown move, which cannot be "
-                             "replayed", shown);
+                syntax_error(raw, t.line,
+                             "'%s' stands for an unknown move, which cannot be "
+                             "replayed",
+                             shown);
                 continue;
             case W_BAD:
-                syntax_error(raw, t.line, "'%s' is not a move, a move number or a result",
-                             shown);
+                syntax_error(raw, t.line, "'%s' is not a move, a move number or a result", shown);
                 continue;
             case W_MOVE:
                 number_line = 0;
@@ -905,8 +906,8 @@ static bool read_raw(dm_pdn_reader *r, dm_pdn_game *g)
 /* ---- replaying -------------------------------------------------------- */
 
 struct outcome {
-    int replayed;      /* moves replayed; -1 if the FEN failed */
-    int line;          /* of the error                         */
+    int replayed; /* moves replayed; -1 if the FEN failed */
+    int line;     /* of the error */
     char why[200];
 };
 
@@ -947,8 +948,8 @@ enum { MAX_MEANINGS = 16, LOOKAHEAD = 40 };
  * "a1xf6xh8" for the route a1-e5-h8), the move of that route.  Returns the
  * count, with dm_move_parse's message in err when it is 0 or more than 1.
  */
-static int meanings(dm_pdn_reader *r, const dm_variant *v, const dm_position *pos,
-                    const char *text, dm_move *out, int max, dm_error *err)
+static int meanings(dm_pdn_reader *r, const dm_variant *v, const dm_position *pos, const char *text,
+                    dm_move *out, int max, dm_error *err)
 {
     dm_generate(v, pos, r->legal, 0);
     int k = dm_move_parse(v, r->legal, text, err);
@@ -1061,8 +1062,8 @@ static void replay(dm_pdn_reader *r, const dm_variant *v, const char *fen, int f
         if (!resolve(r, v, &pos, i, &m, &err)) {
             int ply = i + offset;
             out->line = rm->line;
-            snprintf(out->why, sizeof out->why, "at %d%s: %s", ply / 2 + 1,
-                     ply % 2 ? "..." : ".", err.msg);
+            snprintf(out->why, sizeof out->why, "at %d%s: %s", ply / 2 + 1, ply % 2 ? "..." : ".",
+                     err.msg);
             return;
         }
         if (g) {
@@ -1106,10 +1107,9 @@ static bool algebraic_text(const char *s)
  */
 static int candidates(const dm_pdn_reader *r, const char *fen, const dm_variant **out, int size)
 {
-    static const char *const numeric[] = {"international", "english", "italian", "pool",
-                                          "spanish", "portuguese", "canadian", "frisian"};
-    static const char *const algebraic[] = {"russian", "brazilian", "czech", "thai",
-                                            "turkish"};
+    static const char *const numeric[] = {"international", "english",    "italian",  "pool",
+                                          "spanish",       "portuguese", "canadian", "frisian"};
+    static const char *const algebraic[] = {"russian", "brazilian", "czech", "thai", "turkish"};
     bool alpha = r->raw.nmoves ? algebraic_text(r->raw.moves[0].text) : algebraic_text(fen);
     int n = 0;
     const dm_variant *order[32];
@@ -1118,8 +1118,8 @@ static int candidates(const dm_pdn_reader *r, const char *fen, const dm_variant 
     for (int pass = 0; pass < 2; pass++) {
         bool want_numeric = (pass == 0) != alpha;
         const char *const *main = want_numeric ? numeric : algebraic;
-        size_t nmain = want_numeric ? sizeof numeric / sizeof *numeric
-                                    : sizeof algebraic / sizeof *algebraic;
+        size_t nmain =
+            want_numeric ? sizeof numeric / sizeof *numeric : sizeof algebraic / sizeof *algebraic;
         for (size_t i = 0; i < nmain; i++) {
             const dm_variant *v = dm_variant_by_id(main[i]);
             if (v)
@@ -1209,8 +1209,8 @@ static int tagged_variant(dm_pdn_reader *r, const dm_pdn_game *g, const dm_varia
     if (sscanf(end, " , %c , %d , %d", &colour, &width, &height) == 3 &&
         (width != dm_variant_board_files(*v) || height != dm_variant_board_ranks(*v))) {
         snprintf(out->why, sizeof out->why, "GameType '%s': %s is played on %dx%d, not %dx%d",
-                 shown, dm_variant_id(*v), dm_variant_board_files(*v),
-                 dm_variant_board_ranks(*v), width, height);
+                 shown, dm_variant_id(*v), dm_variant_board_files(*v), dm_variant_board_ranks(*v),
+                 width, height);
         return -1;
     }
     return 1;

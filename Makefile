@@ -27,19 +27,26 @@ TESTS    := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 .PHONY: all check check-asan run bench deps clean
 all: $(BUILD)/damier
 
+# One short line per step; V=1 shows the whole commands.
+Q := $(if $(V),,@)
+
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALLFLAGS) -MMD -MP -c $< -o $@
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(ALLFLAGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/libdamier.a: $(LIB_OBJ)
-	ar rcs $@ $^
+	@$(if $(Q),echo "  AR      $@")
+	$(Q)ar rcs $@ $^
 
 $(BUILD)/damier: $(CLI_OBJ) $(BUILD)/libdamier.a
-	$(CC) $(ALLFLAGS) $^ -o $@ $(LDLIBS)
+	@$(if $(Q),echo "  LINK    $@")
+	$(Q)$(CC) $(ALLFLAGS) $^ -o $@ $(LDLIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c tests/unit/testutil.h $(BUILD)/libdamier.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALLFLAGS) -Itests/unit $< $(BUILD)/libdamier.a -o $@ -lcmocka $(LDLIBS)
+	@$(if $(Q),echo "  TEST    $@")
+	$(Q)$(CC) $(ALLFLAGS) -Itests/unit $< $(BUILD)/libdamier.a -o $@ -lcmocka $(LDLIBS)
 
 # Debian packages the build and the tests need; installed only when missing.
 deps:

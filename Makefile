@@ -3,7 +3,7 @@
 #   make            build build/damier
 #   make check      build and run every test (installs what is missing first)
 #   make check-asan the same tests built with -fsanitize=address,undefined
-#   make run        install what is missing, build, start the main job
+#   make run        install what is missing, build, start a game in the terminal
 #   make bench      perft speed of every variant
 
 BUILD    ?= build
@@ -63,8 +63,9 @@ check-asan: deps
 	$(MAKE) BUILD=build-asan OPT=-O1 SANITIZE="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" all-tests
 	DAMIER_QUICK=1 tools/run-tests.sh build-asan
 
+# The main job: a game in the terminal against the computer.
 run: deps all
-	$(BUILD)/damier variants
+	$(BUILD)/damier play
 
 bench: all
 	$(BUILD)/damier bench perft

@@ -113,6 +113,12 @@ static void print_variants_markdown(void)
                dm_variant_summary(v));
         for (char *line = strtok(facts, "\n"); line; line = strtok(NULL, "\n"))
             printf("- %s\n", line);
+        for (int preset = DM_RULES_DEFAULT; preset <= DM_RULES_OFFICIAL; preset++) {
+            dm_draw_rules_describe(v, (enum dm_rules)preset, facts, sizeof facts);
+            printf("\nDraws, `%s` rules:\n\n", dm_rules_name((enum dm_rules)preset));
+            for (char *line = strtok(facts, "\n"); line; line = strtok(NULL, "\n"))
+                printf("- %s\n", line);
+        }
     }
 }
 

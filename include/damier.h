@@ -391,9 +391,10 @@ typedef struct dm_pdn_options {
      * (the PDN 3.0 default). */
     const dm_variant *variant;
     /* For games whose tags name no variant and when variant is NULL: try the
-     * variants one by one (those of the notation the moves use first, the
-     * last one guessed before all) and keep the first that replays the
-     * whole game. */
+     * variants that have a PDN GameType number one by one (those of the
+     * notation the moves use first, the last one guessed before all) and
+     * keep the first that replays the whole game; with no move to go by,
+     * that is the first whose FEN reads.  g->variant_guessed says so. */
     bool guess_variant;
 } dm_pdn_options;
 
@@ -411,9 +412,11 @@ void dm_pdn_reader_free(dm_pdn_reader *r);
  * Reads the next game into g, freeing what g held (g must be zeroed or hold
  * a game), and replays its moves.  Returns 1 for a good game, 0 when no game
  * is left, -1 for a game with an error: g then holds what was read up to the
- * error, g->error_line and g->error say where and why, and err->msg names
- * the game ("game 3 (White - Black), line 41: ...").  The next call goes on
- * with the next game.
+ * error (its variant is NULL if the tags name one Damier does not play),
+ * g->error_line and g->error say where and why, and err->msg names the game
+ * ("game 3 (White - Black), line 41: ...").  The next call goes on with the
+ * next game.  When the movetext's result and the Result tag differ, the
+ * movetext's counts.
  */
 int dm_pdn_read(dm_pdn_reader *r, dm_pdn_game *g, dm_error *err);
 
@@ -422,7 +425,9 @@ int dm_pdn_read(dm_pdn_reader *r, dm_pdn_game *g, dm_error *err);
 void dm_pdn_game_label(const dm_pdn_game *g, char *buf, size_t size);
 
 /* The game as PDN 3.0 text ending in a newline, malloc'ed (free it), or NULL
- * with err filled if a move is not legal where it stands or out of memory. */
+ * with err filled if a move is not legal where it stands or out of memory.
+ * Captures take the separator of the GameType table (':' for Russian, 'x'
+ * for the others). */
 char *dm_pdn_write(const dm_pdn_game *g, dm_error *err);
 
 #ifdef __cplusplus

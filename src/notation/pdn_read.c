@@ -958,15 +958,21 @@ static int meanings(dm_pdn_reader *r, const dm_variant *v, const dm_position *po
         return 1;
     }
     dm_error ignored;
-    int n = 0;
-    r->one->count = 1;
-    for (int i = 0; i < r->legal->count && n < max; i++) {
-        r->one->moves[0] = r->legal->moves[i];
-        if (dm_move_parse(v, r->one, text, &ignored) == 0)
-            out[n++] = r->legal->moves[i];
-    }
-    if (n > 0 || strcspn(text, "-x:") + 1 >= strlen(text))
+    if (k == DM_PARSE_AMBIGUOUS) {
+        int n = 0;
+        r->one->count = 1;
+        for (int i = 0; i < r->legal->count && n < max; i++) {
+            r->one->moves[0] = r->legal->moves[i];
+            if (dm_move_parse(v, r->one, text, &ignored) >= 0)
+                out[n++] = r->legal->moves[i];
+        }
         return n;
+    }
+    int separators = 0;
+    for (const char *p = text; *p; p++)
+        separators += *p == '-' || *p == 'x' || *p == ':';
+    if (k != DM_PARSE_ILLEGAL || separators < 2)
+        return 0;
     dm_generate(v, pos, r->routes, DM_GEN_KEEP_DUPLICATES);
     k = dm_move_parse(v, r->routes, text, &ignored);
     if (k < 0)

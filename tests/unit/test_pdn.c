@@ -184,8 +184,8 @@ static const char *variant_of(const struct file_variant *table, size_t n, const 
 
 /* Checks a failed game against the defects expected; fails if it is not
  * one of them or its message lacks the game, the line or the reason. */
-static void expect_defect(struct defect *defects, size_t n, const char *file,
-                          const dm_pdn_game *g, const dm_error *err)
+static void expect_defect(struct defect *defects, size_t n, const char *file, const dm_pdn_game *g,
+                          const dm_error *err)
 {
     for (size_t i = 0; i < n; i++) {
         struct defect *d = &defects[i];
@@ -302,8 +302,8 @@ struct tally {
 
 /* Reads one file; failed games go through expect_defect, good ones through
  * a round trip.  Returns the number of failed games. */
-static int read_file(const char *dir, const char *file, const dm_variant *v,
-                     struct defect *defects, size_t ndefects, struct tally *t)
+static int read_file(const char *dir, const char *file, const dm_variant *v, struct defect *defects,
+                     size_t ndefects, struct tally *t)
 {
     char path[1024];
     size_t size;
@@ -353,8 +353,8 @@ static void test_corpus_succeed(void **state)
     }
     for (size_t i = 0; i < ndefects; i++)
         if (!succeed_defects[i].seen)
-            fail_msg("%s game %d was expected to fail (%s) but did not",
-                     succeed_defects[i].file, succeed_defects[i].game, succeed_defects[i].why);
+            fail_msg("%s game %d was expected to fail (%s) but did not", succeed_defects[i].file,
+                     succeed_defects[i].game, succeed_defects[i].why);
     print_message("succeed/: %d files, %d games, %d replayed (%d moves), %zu known defects\n",
                   t.files, t.games, t.good, t.moves, ndefects);
     assert_int_equal(t.games - t.good, (int)ndefects);
@@ -380,8 +380,7 @@ static void test_corpus_fail(void **state)
         if (!fail_defects[i].seen)
             fail_msg("%s game %d: the expected error (%s) did not come", fail_defects[i].file,
                      fail_defects[i].game, fail_defects[i].why);
-    print_message("fail/: %d files, %d games, %d rejected\n", t.files, t.games,
-                  t.games - t.good);
+    print_message("fail/: %d files, %d games, %d rejected\n", t.files, t.games, t.games - t.good);
     tu_free_names(names, n);
 }
 
@@ -418,8 +417,8 @@ static void test_corpus_guess(void **state)
                 continue;
             games++;
             if (sb < 0)
-                fail_msg("%s game %d: replays as %s, not when guessed: %s", names[i],
-                         ga.number, id, err.msg);
+                fail_msg("%s game %d: replays as %s, not when guessed: %s", names[i], ga.number, id,
+                         err.msg);
             if (gb.variant != ga.variant && !gb.variant_guessed)
                 fail_msg("%s game %d: a tag names the variant", names[i], ga.number);
             if (gb.variant != ga.variant) {
@@ -694,7 +693,9 @@ static void test_encodings(void **state)
     (void)state;
     dm_pdn_game g = {0};
     /* Latin-1 / Windows-1252 names. */
-    read_one("[White \"M\xfcller\"]\n[Black \"\x93" "Fran\xe7ois\x94\"]\n1. 32-28 *", NULL, &g);
+    read_one("[White \"M\xfcller\"]\n[Black \"\x93"
+             "Fran\xe7ois\x94\"]\n1. 32-28 *",
+             NULL, &g);
     assert_string_equal(dm_pdn_game_tag(&g, "White"), "Müller");
     assert_string_equal(dm_pdn_game_tag(&g, "Black"), "“François”");
     /* Windows-1251 Cyrillic: letters in runs. */
@@ -775,9 +776,9 @@ static void test_variant_tags(void **state)
             continue;
         dm_pdn_game g = {0};
         /* A default that the tags must override. */
-        dm_pdn_options opt = {.variant = tu_variant(strcmp(cases[i].variant, "english") == 0
-                                                        ? "russian"
-                                                        : "english")};
+        dm_pdn_options opt = {
+            .variant =
+                tu_variant(strcmp(cases[i].variant, "english") == 0 ? "russian" : "english")};
         read_one(cases[i].text, &opt, &g);
         if (strcmp(dm_variant_id(g.variant), cases[i].variant) != 0)
             fail_msg("read as %s: %s", dm_variant_id(g.variant), cases[i].text);
@@ -793,11 +794,16 @@ static void test_results(void **state)
         const char *text;
         enum dm_pdn_result result;
     } cases[] = {
-        {"1. 32-28 2-0", DM_PDN_WHITE_WINS},   {"1. 32-28 1-0", DM_PDN_WHITE_WINS},
-        {"1. 32-28 0-2", DM_PDN_BLACK_WINS},   {"1. 32-28 0-1", DM_PDN_BLACK_WINS},
-        {"1. 32-28 1-1", DM_PDN_DRAW},         {"1. 32-28 1/2-1/2", DM_PDN_DRAW},
-        {"1. 32-28 ½-½", DM_PDN_DRAW},         {"1. 32-28 0-0", DM_PDN_BOTH_LOSE},
-        {"1. 32-28 *", DM_PDN_UNFINISHED},     {"[Result \"0-2\"]\n1. 32-28", DM_PDN_BLACK_WINS},
+        {"1. 32-28 2-0", DM_PDN_WHITE_WINS},
+        {"1. 32-28 1-0", DM_PDN_WHITE_WINS},
+        {"1. 32-28 0-2", DM_PDN_BLACK_WINS},
+        {"1. 32-28 0-1", DM_PDN_BLACK_WINS},
+        {"1. 32-28 1-1", DM_PDN_DRAW},
+        {"1. 32-28 1/2-1/2", DM_PDN_DRAW},
+        {"1. 32-28 ½-½", DM_PDN_DRAW},
+        {"1. 32-28 0-0", DM_PDN_BOTH_LOSE},
+        {"1. 32-28 *", DM_PDN_UNFINISHED},
+        {"[Result \"0-2\"]\n1. 32-28", DM_PDN_BLACK_WINS},
         {"[Result \"0-1\"]\n1. 32-28 2-0", DM_PDN_WHITE_WINS}, /* the movetext's */
         {"[Result \"4-6\"]\n1. 32-28", DM_PDN_UNFINISHED},
     };
@@ -841,8 +847,7 @@ static void test_lenient(void **state)
         {"1. 32-28 … 19-23 *", 2, "19-23"},
         {"1. ... 32-28 *", 1, "32-28"},
         {"1. 32-28 {a} {b} ;c\n19-23 %d\n*", 2, "19-23"},
-        {"1. 32-28 {[%clock w0:05:00 B0:04:58]} 19-23 [%clock w0:04:59 B0:04:57] *", 2,
-         "19-23"},
+        {"1. 32-28 {[%clock w0:05:00 B0:04:58]} 19-23 [%clock w0:04:59 B0:04:57] *", 2, "19-23"},
         {"1. 32-28 19-23 2. 28x19 14x23 3. 37-32 9-14 4. 34-29 23x34 5. 40x29 *", 9, "40x29"},
         {"[GameType \"25\"]\n1. c3d4 f6g5 2. d4c5 b6xd4 3. e3:c5 *", 5, "e3:c5"},
         {"[GameType \"25\"]\n1. C3-D4 *", 1, "c3-d4"},
@@ -1004,8 +1009,10 @@ static void test_writer(void **state)
     for (const char *line = text; line; line = strchr(line, '\n'), line = line ? line + 1 : NULL)
         long_lines += *line != '[' && columns(line) > 80;
     assert_int_equal(long_lines, 1);
-    assert_has(text, "\na-very-long-word-that-does-not-fit-on-any-line-of-eighty-characters-at-all-"
-                     "not-even-on-its-own}\n", "long word");
+    assert_has(text,
+               "\na-very-long-word-that-does-not-fit-on-any-line-of-eighty-characters-at-all-"
+               "not-even-on-its-own}\n",
+               "long word");
     free(text);
     round_trip(&g, "long comment");
     dm_pdn_game_free(&g);

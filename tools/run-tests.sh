@@ -1,6 +1,6 @@
 #!/bin/sh
 # Runs every unit test binary of a build folder and the command-line tests,
-# then prints one closing line "N passed, N failed".
+# then prints one closing line "tests: N passed, N failed" (the form CI reads).
 # DAMIER_QUICK=1 (sanitizer builds) trims the deepest perft runs.
 build=${1:-build}
 passed=0
@@ -25,5 +25,5 @@ for t in tests/cli/*.sh; do
         echo "FAILED: $t"
     fi
 done
-echo "test programs: $passed passed, $failed failed"
+echo "tests: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

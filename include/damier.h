@@ -96,6 +96,10 @@ typedef struct dm_move_list {
 enum dm_gen_flags {
     DM_GEN_KEEP_DUPLICATES = 1, /* every capture route is its own move        */
     DM_GEN_REFERENCE = 2,       /* use the slow reference generator           */
+    /* With KEEP_DUPLICATES: a king going on straight after a capture makes
+     * one route per square it may touch between the two pieces (the
+     * convention of some perft sources, e.g. Turkish's); reference only. */
+    DM_GEN_EVERY_LANDING = 4,
 };
 
 /*

@@ -14,7 +14,7 @@ struct options {
     const char *variant;
     const char *fen;
     const char *play;  /* moves to play from the position first */
-    bool json, divide, keep_duplicates, reference;
+    bool json, divide, keep_duplicates, reference, every_landing;
     const char *positional;
 };
 
@@ -47,6 +47,8 @@ static int parse_options(int argc, char **argv, struct options *o, const char *a
             o->keep_duplicates = true;
         else if (strcmp(a, "--reference") == 0)
             o->reference = true;
+        else if (strcmp(a, "--every-landing") == 0)
+            o->every_landing = o->keep_duplicates = true;
         else if (!o->positional)
             o->positional = a;
         else {
@@ -88,7 +90,8 @@ static int play_moves(const dm_variant *v, dm_position *pos, const char *text)
 static unsigned gen_flags(const struct options *o)
 {
     return (o->keep_duplicates ? DM_GEN_KEEP_DUPLICATES : 0u) |
-           (o->reference ? DM_GEN_REFERENCE : 0u);
+           (o->reference ? DM_GEN_REFERENCE : 0u) |
+           (o->every_landing ? DM_GEN_EVERY_LANDING : 0u);
 }
 
 /* docs/variants.md: generated from the table, so it never drifts. */
@@ -245,7 +248,8 @@ int cmd_perft(int argc, char **argv)
     struct options o;
     dm_position pos;
     int rc = parse_options(argc, argv, &o,
-                           "--variant --fen --play --divide --keep-duplicates --reference");
+                           "--variant --fen --play --divide --keep-duplicates --reference "
+                           "--every-landing");
     if (rc)
         return rc;
     int depth = parse_depth(o.positional);

@@ -19,7 +19,7 @@ static const struct command {
      "                           the legal moves (FENs from stdin without --fen)"},
     {"perft", cmd_perft,
      "perft --variant V [--fen F] [--play MOVES] [--divide] [--keep-duplicates]\n"
-     "      [--reference] DEPTH\n"
+     "      [--every-landing] [--reference] DEPTH\n"
      "                           count the leaves of the move tree"},
     {"bench", cmd_bench, "bench perft [--variant V]  perft speed of every variant"},
     {"play", cmd_play,

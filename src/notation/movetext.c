@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/bits.h"
 #include "rules/variant.h"
 
 static size_t put_cell(const dm_variant *v, int cell, char sep, char *buf, size_t size,
@@ -57,12 +58,40 @@ void dm_move_format(const dm_variant *v, const dm_move *m, const dm_move_list *l
     put_cell(v, m->to, v->capture_sep, buf, size, len);
 }
 
-/* Whether the landing squares want[] appear in m's route in that order. */
-static bool route_matches(const dm_move *m, const int *want, int nwant)
+/* The direction that leads from cell a to cell b in a straight line, or -1. */
+static int direction_between(const struct geometry *g, int a, int b)
+{
+    for (int d = 0; d < DIR_COUNT; d++)
+        for (int c = g->next[a][d]; c >= 0; c = g->next[c][d])
+            if (c == b)
+                return d;
+    return -1;
+}
+
+/* Whether square c may stand for the landing after jump i of m: that
+ * landing, or, when the next jump goes on straight, any square between the
+ * two pieces (a king may be said to touch any of them: a1xf6xh8), though the
+ * move keeps the one right behind the first. */
+static bool stands_for_landing(const struct geometry *g, const dm_move *m, int i, int c)
+{
+    int land = m->path[i];
+    if (c == land)
+        return true;
+    int d = direction_between(g, m->captured[i], land);
+    if (d < 0 || direction_between(g, land, m->captured[i + 1]) != d)
+        return false;
+    for (int x = g->next[land][d]; x >= 0 && x != m->captured[i + 1]; x = g->next[x][d])
+        if (x == c)
+            return true;
+    return false;
+}
+
+/* Whether the squares want[] name landings of m's route, in that order. */
+static bool route_matches(const struct geometry *g, const dm_move *m, const int *want, int nwant)
 {
     int j = 0;
     for (int i = 0; i + 1 < m->njumps && j < nwant; i++)
-        if (m->path[i] == want[j])
+        if (stands_for_landing(g, m, i, want[j]))
             j++;
     return j == nwant;
 }
@@ -122,7 +151,7 @@ int dm_move_parse(const dm_variant *v, const dm_move_list *legal, const char *te
         const dm_move *m = &legal->moves[i];
         if (m->from != cells[0] || m->to != cells[n - 1])
             continue;
-        if (n > 2 && !route_matches(m, cells + 1, n - 2))
+        if (n > 2 && !route_matches(v->geo, m, cells + 1, n - 2))
             continue;
         if (found < 0)
             found = i;

@@ -3,8 +3,10 @@
  * kernel.h - the fast bitboard move generators.
  *
  * A kernel serves the variants whose rules it was compiled for; the others
- * use the reference generator (refgen.h).  Both produce identical move lists
- * (same moves, same routes, any order), which the differential test checks.
+ * use the reference generator (refgen.h).  Both produce the same moves with
+ * the same routes, in the same order, which the differential test checks
+ * (tests/unit/test_kernel_diff.c); merged duplicates may keep another of
+ * their routes.
  */
 #ifndef DM_RULES_KERNEL_H
 #define DM_RULES_KERNEL_H
@@ -15,14 +17,19 @@
 
 struct dm_variant;
 
-/* The kernel serving v, or -1 when only the reference generator does. */
+/* The kernel serving v, or -1 when only the reference generator does.
+ * Decided from the record's fields alone. */
 int kernel_for(const struct dm_variant *v);
 
 /* As dm_generate, for a variant whose kernel is not -1. */
 int kernel_generate(const struct dm_variant *v, const dm_position *pos, dm_move_list *list,
                     unsigned flags);
 
-/* As dm_perft (depth >= 1), for a variant whose kernel is not -1. */
+/* As dm_perft (depth >= 1), for a variant whose kernel is not -1: the last
+ * ply is counted, not played.  With DM_GEN_KEEP_DUPLICATES a route that only
+ * differs by the landing square before a piece taken straight on counts
+ * once, as in the published counts (the generators list it once per such
+ * square). */
 uint64_t kernel_perft(const struct dm_variant *v, const dm_position *pos, int depth,
                       unsigned flags);
 

@@ -31,7 +31,7 @@ bool dm_move_same(const dm_move *a, const dm_move *b)
 
 int dm_generate(const dm_variant *v, const dm_position *pos, dm_move_list *list, unsigned flags)
 {
-    if (v->kernel >= 0 && !(flags & DM_GEN_REFERENCE))
+    if (v->kernel >= 0 && !(flags & (DM_GEN_REFERENCE | DM_GEN_EVERY_LANDING)))
         return kernel_generate(v, pos, list, flags);
     return refgen_generate(v, pos, list, flags);
 }
@@ -115,7 +115,7 @@ uint64_t dm_perft(const dm_variant *v, const dm_position *pos, int depth, unsign
 {
     if (depth <= 0)
         return 1;
-    if (v->kernel >= 0 && !(flags & DM_GEN_REFERENCE))
+    if (v->kernel >= 0 && !(flags & (DM_GEN_REFERENCE | DM_GEN_EVERY_LANDING)))
         return kernel_perft(v, pos, depth, flags);
     return perft_reference(v, pos, depth, flags);
 }

@@ -37,6 +37,7 @@ struct search {
     bool para_captor;           /* ... or a parachutist                   */
     dm_move route;              /* the sequence so far                    */
     bool crowned;               /* crowned mid-capture (continue as king) */
+    bool every_landing;         /* DM_GEN_EVERY_LANDING with duplicates kept */
     struct move_sink *sink;
 };
 
@@ -90,17 +91,22 @@ static void emit(struct search *s)
     sink_add(s->sink, m, precedence_key(s));
 }
 
-static bool extend(struct search *s, int at, bool king, int lastdir);
+static unsigned extend(struct search *s, int at, bool king, int lastdir, bool straight_done);
 
 /* Jumps over `over` in direction d, landing on each cell of lands[], and goes
  * on from there.  Emits the sequences that end with this jump when none of
- * the landings allows going on (continuation duty, RULES.md 0.3-4). */
+ * the landings allows going on (continuation duty, RULES.md 0.3-4).
+ *
+ * Going on straight ahead is one route, whichever square the king touches
+ * between the two pieces: it is taken from the square right behind the
+ * piece (the square PDN writes, RULES.md 0.4) and, for the continuation duty,
+ * counts for every landing. */
 static void jump(struct search *s, int over, int d, const int *lands, int nlands, bool king)
 {
     const struct dm_variant *v = s->v;
     dm_move *m = &s->route;
     int n = m->njumps;
-    bool went_on = false;
+    bool went_on = false, straight_on = false;
     bool terminal[DM_MAX_CELLS];
 
     m->captured[n] = (uint8_t)over;
@@ -122,7 +128,10 @@ static void jump(struct search *s, int over, int d, const int *lands, int nlands
                 now_king = s->crowned = true;
         }
         m->path[n] = (uint8_t)land;
-        terminal[i] = stop || !extend(s, land, now_king, d);
+        unsigned onward = stop ? 0 : extend(s, land, now_king, d, i > 0 && !s->every_landing);
+        if (i == 0)
+            straight_on = (onward & DIRBIT(d)) != 0;
+        terminal[i] = stop || (onward == 0 && !straight_on);
         went_on |= !terminal[i];
         s->crowned = was_crowned;
     }
@@ -150,8 +159,9 @@ static void jump(struct search *s, int over, int d, const int *lands, int nlands
     m->njumps = (uint8_t)n;
 }
 
-/* Tries every capture from `at`; returns whether there was one. */
-static bool extend(struct search *s, int at, bool king, int lastdir)
+/* Tries every capture from `at` (but straight on, when straight_done);
+ * returns the directions that had one. */
+static unsigned extend(struct search *s, int at, bool king, int lastdir, bool straight_done)
 {
     const struct dm_variant *v = s->v;
     const struct geometry *g = s->g;
@@ -165,13 +175,15 @@ static bool extend(struct search *s, int at, bool king, int lastdir)
         dirs &= ~DIRBIT(dir_opposite[lastdir]);
     if (v->straight_continuation && lastdir >= 0)
         dirs &= DIRBIT(lastdir);
+    if (straight_done)
+        dirs &= ~DIRBIT(lastdir);
     if (!king && first && v->far_row == FAR_ROW_STUCK && has128(v->far_row_bb[s->color], at))
         dirs = 0;
     bool flying = king && v->king == KING_FLYING;
-    bool any = false;
+    unsigned found = 0;
 
     if (s->route.njumps >= DM_MAX_JUMPS)
-        return false;
+        return 0;
     for (int d = 0; d < DIR_COUNT; d++) {
         if (!(dirs & DIRBIT(d)))
             continue;
@@ -190,10 +202,10 @@ static bool extend(struct search *s, int at, bool king, int lastdir)
         }
         if (nlands == 0)
             continue;
-        any = true;
+        found |= DIRBIT(d);
         jump(s, over, d, lands, nlands, king);
     }
-    return any;
+    return found;
 }
 
 static void generate_captures(struct search *s, const dm_position *pos)
@@ -207,7 +219,7 @@ static void generate_captures(struct search *s, const dm_position *pos)
         memset(&s->route, 0, sizeof s->route);
         s->route.from = (uint8_t)from;
         s->crowned = false;
-        extend(s, from, s->king_captor, -1);
+        extend(s, from, s->king_captor, -1, false);
         s->owner[from] = (int8_t)s->color;
     }
 }
@@ -324,6 +336,7 @@ int refgen_generate(const struct dm_variant *v, const dm_position *pos, dm_move_
     s.ghosts = 0;
     s.color = pos->side;
     s.sink = &sink;
+    s.every_landing = (flags & DM_GEN_EVERY_LANDING) && (flags & DM_GEN_KEEP_DUPLICATES);
     for (int c = 0; c < s.g->ncells; c++)
         s.owner[c] = has128(pos->white, c) ? DM_WHITE : has128(pos->black, c) ? DM_BLACK : EMPTY;
 

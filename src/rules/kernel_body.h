@@ -1,0 +1,1065 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kernel_body.h - the bitboard move generator, written once and compiled per
+ * board and king range by the k_*.c files ("template by include").  Not a
+ * header: each k_*.c file includes it once, after defining
+ *
+ *   K_NAME(x)  the name of its two entry points (k_d10_fly_##x); the rest
+ *              is static, named kb_ (kernel body) in every file
+ *   K_BB       the set type: uint64_t, or unsigned __int128 for 12x12
+ *   K_WIDE     1 when K_BB is 128 bits wide
+ *   K_HALF     playing squares per row (4, 5 or 6)
+ *   K_ROWS     rows (8, 10 or 12)
+ *   K_FLYING   1: kings fly; 0: kings step and jump one square
+ *   K_ORTH     1: captures go orthogonally too (Frisian)
+ *
+ * Layout: the "ghost square" board of Scan and Kingsrow.  Squares (_sq) are
+ * the cells in their own order (row by row from the top-left playing square)
+ * with one unused bit after every two rows: sq = cell + cell / (2 * K_HALF).
+ * A diagonal step is then a shift by K_HALF or K_HALF + 1, an orthogonal one
+ * (two rows up or down, or the next playing square of the row) a shift by
+ * 2 * K_HALF + 1 or by 1; a step off the board lands on a ghost bit or
+ * outside the board, which one mask removes.  North (White's forward) is
+ * towards bit 0.  The mirrored 8x8 board (M8) is mapped onto this layout
+ * left to right, which the rules cannot tell apart.
+ *
+ * The workload it is tuned for is perft from start positions, counted the
+ * way fast engines count: the last ply is counted, not played.  Most nodes
+ * have men only, so a count is a few shifts and popcounts; when a man can
+ * capture, one test on the whole board tells which jumps go on (most do
+ * not: they are counted or listed at once, as sets), and only the men whose
+ * jumps go on, and kings, are searched square by square.  The search keeps
+ * a lean list (captured set, from, to, promotion) under the precedence key
+ * of refgen.c as each complete sequence arrives; duplicates are looked for
+ * only among sequences long enough to have one (K_DUP_MIN).  Full dm_move
+ * routes are written only for kernel_generate, in refgen.c's order.
+ *
+ * Routes past a piece taken straight on: perft counts the route once, going
+ * on from the square right behind the piece taken (the published counts, and
+ * RULES.md 0.4's way of writing it); kernel_generate with duplicates kept
+ * lists it from every landing square on the way, as refgen.c does.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "base/bits.h"
+#include "rules/geometry.h"
+#include "rules/kernel_impl.h"
+#include "rules/movelist.h"
+#include "rules/variant.h"
+
+#if K_WIDE
+#define K_CTZ(b)      ctz128(b)
+#define K_POPCOUNT(b) popcount128(b)
+#else
+#define K_CTZ(b)      ctz64(b)
+#define K_POPCOUNT(b) popcount64(b)
+#endif
+
+#define K_INLINE static inline __attribute__((always_inline))
+#define K_ONE    ((K_BB)1)
+#define K_CELLS  (K_HALF * K_ROWS)
+#define K_NO_SQ  0xFF
+#define K_NDIRS  (K_ORTH ? 8 : 4) /* capture directions: enum dir from 0 */
+
+/* The board mask and the two masks of horizontal steps, as constants. */
+#define K_ROW_OFFSET(r) ((r)*K_HALF + (r) / 2)
+#define K_ROW_BB(r)     ((r) < K_ROWS ? ((K_ONE << K_HALF) - 1) << K_ROW_OFFSET(r) : 0)
+#define K_FIRST_BB(r)   ((r) < K_ROWS ? K_ONE << K_ROW_OFFSET(r) : 0)
+#define K_LAST_BB(r)    ((r) < K_ROWS ? K_ONE << (K_ROW_OFFSET(r) + K_HALF - 1) : 0)
+#define K_EVERY_ROW(M)                                                                             \
+    (M(0) | M(1) | M(2) | M(3) | M(4) | M(5) | M(6) | M(7) | M(8) | M(9) | M(10) | M(11))
+#define K_ALL       K_EVERY_ROW(K_ROW_BB)
+#define K_NOT_FIRST (K_ALL & ~K_EVERY_ROW(K_FIRST_BB))
+#define K_NOT_LAST  (K_ALL & ~K_EVERY_ROW(K_LAST_BB))
+
+/* The squares where a man may land jumping in direction d, given its
+ * colour's row ok of ctx.man_ok: Frisian men jump every way. */
+#if K_ORTH
+#define K_MAN_OK(ok, d) ((void)(ok), K_ALL)
+#else
+#define K_MAN_OK(ok, d) ((ok)[d])
+#endif
+
+/* Precedences under which a capture of two pieces beats any of one: most
+ * pieces, or most value (two men, 200, beat a king, 199). */
+#define K_LONGER_WINS (PREC_QUANTITY | PREC_VALUE)
+
+/* Two routes with the same from, to and captured set need a loop: four
+ * diagonal jumps at least, three once orthogonal ones mix in (a triangle). */
+#if K_ORTH
+#define K_DUP_MIN 3
+#else
+#define K_DUP_MIN 4
+#endif
+
+/* A position in this layout; the side to move is passed alongside. */
+struct kb_pos {
+    K_BB side_bb[2];       /* each colour's pieces                          */
+    K_BB kings_bb;         /* the kings of both                             */
+    uint8_t king_sq[2];    /* Frisian: the king of the last quiet moves     */
+    uint8_t king_moves[2]; /*   and how many in a row (0: none)             */
+};
+
+/* A lean move: enough to play it and to merge duplicates. */
+struct kb_move {
+    K_BB captured_bb;
+    uint8_t from_sq, to_sq;
+    uint8_t njumps;
+    bool promotes;
+};
+
+/* Moves under precedence: only the best key seen so far is kept. */
+struct kb_list {
+    int count;
+    uint64_t best;
+    struct kb_move moves[DM_MAX_MOVES];
+};
+
+/* What stays fixed during one kernel call: the rules, read once. */
+struct kb_ctx {
+    K_BB promo_bb[2];        /* each colour's promotion squares          */
+    K_BB man_ok[2][K_NDIRS]; /* all squares if that colour's men jump in
+                              * direction d, else none                   */
+    unsigned precedence;     /* enum precedence bits                     */
+    uint8_t promotion;       /* enum promotion                           */
+    uint8_t king_dirs;       /* enum dir bits                            */
+    bool killer, spares, first_king_ends, king_limit, mirrored;
+    bool merge;         /* merge duplicate routes (no
+                         * DM_GEN_KEEP_DUPLICATES)                  */
+};
+
+/* The capture search of one side.  What changes with every jump (where the
+ * piece stands, the pieces taken so far, how many) travels as arguments;
+ * the route is written here for kernel_generate and Italian's precedence. */
+struct kb_search {
+    const struct kb_ctx *x;
+    K_BB empty_bb;      /* empty squares, the mover's origin included        */
+    K_BB enemy_bb;      /* the opponent's pieces (taken ones stay: ghosts)   */
+    K_BB man_prey_bb;   /* those a man may take (Italian: no kings)          */
+    K_BB kings_bb;      /* the position's kings                              */
+    K_BB promo_bb;      /* the mover's promotion squares                     */
+    const K_BB *man_ok; /* the mover's colour's row of ctx.man_ok            */
+    bool king_captor;   /* the mover started as a king                       */
+    bool crowned;       /* a man crowned on the way (continue as king)       */
+    int from_sq;
+    struct kb_list *list;   /* lean output, or NULL                      */
+    struct move_sink *sink; /* full routes (kernel_generate), or NULL    */
+    uint8_t over_sq[DM_MAX_JUMPS], land_sq[DM_MAX_JUMPS];
+};
+
+/* One step of every square of b in direction d (a constant once inlined). */
+K_INLINE K_BB kb_step(K_BB b, int d)
+{
+    switch (d) {
+    case DIR_NE:
+        return (b >> K_HALF) & K_ALL;
+    case DIR_NW:
+        return (b >> (K_HALF + 1)) & K_ALL;
+    case DIR_SE:
+        return (b << (K_HALF + 1)) & K_ALL;
+    case DIR_SW:
+        return (b << K_HALF) & K_ALL;
+    case DIR_N:
+        return (b >> (2 * K_HALF + 1)) & K_ALL;
+    case DIR_S:
+        return (b << (2 * K_HALF + 1)) & K_ALL;
+    case DIR_E:
+        return (b << 1) & K_NOT_FIRST;
+    default:
+        return (b >> 1) & K_NOT_LAST;
+    }
+}
+
+/* The direction opposite d (a constant once inlined). */
+K_INLINE int kb_opposite(int d)
+{
+    switch (d) {
+    case DIR_NE:
+        return DIR_SW;
+    case DIR_NW:
+        return DIR_SE;
+    case DIR_SE:
+        return DIR_NW;
+    case DIR_SW:
+        return DIR_NE;
+    case DIR_N:
+        return DIR_S;
+    case DIR_S:
+        return DIR_N;
+    case DIR_E:
+        return DIR_W;
+    default:
+        return DIR_E;
+    }
+}
+
+/* How a square's index changes with one step in direction d. */
+K_INLINE int kb_delta(int d)
+{
+    switch (d) {
+    case DIR_NE:
+        return -K_HALF;
+    case DIR_NW:
+        return -(K_HALF + 1);
+    case DIR_SE:
+        return K_HALF + 1;
+    case DIR_SW:
+        return K_HALF;
+    case DIR_N:
+        return -(2 * K_HALF + 1);
+    case DIR_S:
+        return 2 * K_HALF + 1;
+    case DIR_E:
+        return 1;
+    default:
+        return -1;
+    }
+}
+
+/* The square of a cell, and back (M8 cells mirrored left to right). */
+static inline int kb_sq_of_cell(int cell, bool mirrored)
+{
+    int row = cell / K_HALF, idx = cell % K_HALF;
+    if (mirrored)
+        idx = K_HALF - 1 - idx;
+    return K_ROW_OFFSET(row) + idx;
+}
+
+static inline int kb_cell_of_sq(int sq, bool mirrored)
+{
+    int c = sq - sq / (2 * K_HALF + 1);
+    int row = c / K_HALF, idx = c % K_HALF;
+    if (mirrored)
+        idx = K_HALF - 1 - idx;
+    return row * K_HALF + idx;
+}
+
+static inline dm_bits kb_cells_of(K_BB b, bool mirrored)
+{
+    dm_bits cells = 0;
+    for (; b; b &= b - 1)
+        cells |= BIT128(kb_cell_of_sq(K_CTZ(b), mirrored));
+    return cells;
+}
+
+static inline K_BB kb_bb_of(dm_bits cells, bool mirrored)
+{
+    K_BB b = 0;
+    for (; cells; cells &= cells - 1)
+        b |= K_ONE << kb_sq_of_cell(ctz128(cells), mirrored);
+    return b;
+}
+
+/* The precedence key of the route in s, n jumps taking captured_bb:
+ * refgen.c's precedence_key. */
+static uint64_t kb_key(const struct kb_search *s, K_BB captured_bb, int n)
+{
+    unsigned prec = s->x->precedence;
+    uint64_t primary = 0, kings = (uint64_t)K_POPCOUNT(captured_bb & s->kings_bb), key;
+    if (prec & PREC_QUANTITY)
+        primary = (uint64_t)n;
+    if (prec & PREC_VALUE)
+        primary = 100 * ((uint64_t)n - kings) + 199 * kings;
+    key = primary << 40;
+    if (prec & PREC_WITH_KING)
+        key |= (uint64_t)s->king_captor << 39;
+    if (prec & PREC_MOST_KINGS)
+        key |= kings << 32;
+    if ((prec & PREC_EARLIEST_KINGS) && kings)
+        for (int i = 0; i < n; i++)
+            if (s->kings_bb & (K_ONE << s->over_sq[i]))
+                key |= 1ull << (31 - i); /* a king met sooner sets a higher bit */
+    return key;
+}
+
+/* Writes the route in s as a full dm_move into the sink. */
+static __attribute__((noinline)) void kb_emit_full(const struct kb_search *s, K_BB to_bb,
+                                                   K_BB captured_bb, int n, bool promotes,
+                                                   uint64_t key)
+{
+    bool mirrored = s->x->mirrored;
+    dm_move m;
+    memset(&m, 0, sizeof m);
+    m.from = (uint8_t)kb_cell_of_sq(s->from_sq, mirrored);
+    m.to = (uint8_t)kb_cell_of_sq(K_CTZ(to_bb), mirrored);
+    m.njumps = (uint8_t)n;
+    m.flags = DM_MOVE_CAPTURE | (promotes ? DM_MOVE_PROMOTES : 0);
+    for (int i = 0; i < n; i++) {
+        m.path[i] = (uint8_t)kb_cell_of_sq(s->land_sq[i], mirrored);
+        m.captured[i] = (uint8_t)kb_cell_of_sq(s->over_sq[i], mirrored);
+    }
+    m.captured_set = kb_cells_of(captured_bb, mirrored);
+    sink_add(s->sink, &m, key);
+}
+
+/* A complete sequence of n jumps taking captured_bb ends on to_bb: into the
+ * list under precedence, merged with an equal route already there unless
+ * duplicates are kept. */
+K_INLINE void kb_emit(const struct kb_search *s, K_BB to_bb, K_BB captured_bb, int n)
+{
+    unsigned prec = s->x->precedence;
+    uint64_t key = prec == PREC_QUANTITY ? (uint64_t)n << 40 : prec ? kb_key(s, captured_bb, n) : 0;
+    bool promotes = !s->king_captor && (s->crowned | ((to_bb & s->promo_bb) != 0));
+    if (__builtin_expect(s->sink != NULL, 0)) {
+        kb_emit_full(s, to_bb, captured_bb, n, promotes, key);
+        return;
+    }
+    struct kb_list *l = s->list;
+    if (key != l->best) {
+        if (key < l->best && l->count > 0)
+            return;
+        l->count = 0;
+        l->best = key;
+    }
+    uint8_t to_sq = (uint8_t)K_CTZ(to_bb);
+    if (n >= K_DUP_MIN && s->x->merge)
+        for (int i = 0; i < l->count; i++)
+            if (l->moves[i].captured_bb == captured_bb && l->moves[i].to_sq == to_sq &&
+                l->moves[i].from_sq == s->from_sq)
+                return;
+    if (l->count == DM_MAX_MOVES)
+        return;
+    struct kb_move *m = &l->moves[l->count++];
+    m->captured_bb = captured_bb;
+    m->from_sq = (uint8_t)s->from_sq;
+    m->to_sq = to_sq;
+    m->njumps = (uint8_t)n;
+    m->promotes = promotes;
+}
+
+static void kb_man_jumps(struct kb_search *s, int at_sq, K_BB lands_bb, K_BB captured_bb, int n);
+static bool kb_king_extend(struct kb_search *s, K_BB at_bb, K_BB captured_bb, int n, int lastdir,
+                           bool straight);
+
+/* The landing square of a man on at_bb jumping one of targets_bb in
+ * direction d (a constant), or 0. */
+K_INLINE K_BB kb_man_land(const struct kb_search *s, K_BB at_bb, K_BB targets_bb, const int d)
+{
+    return kb_step(kb_step(at_bb, d) & targets_bb, d) & s->empty_bb & K_MAN_OK(s->man_ok, d);
+}
+
+/* The landing squares of every jump of a man on at_bb, after jumps that
+ * took captured_bb.  Straight back is never one: the piece just taken is
+ * still there. */
+K_INLINE K_BB kb_man_lands(const struct kb_search *s, K_BB at_bb, K_BB captured_bb)
+{
+    K_BB targets = s->man_prey_bb & ~captured_bb;
+    K_BB lands = kb_man_land(s, at_bb, targets, DIR_NE) | kb_man_land(s, at_bb, targets, DIR_NW) |
+                 kb_man_land(s, at_bb, targets, DIR_SE) | kb_man_land(s, at_bb, targets, DIR_SW);
+#if K_ORTH
+    lands |= kb_man_land(s, at_bb, targets, DIR_N) | kb_man_land(s, at_bb, targets, DIR_S) |
+             kb_man_land(s, at_bb, targets, DIR_E) | kb_man_land(s, at_bb, targets, DIR_W);
+#endif
+    return lands;
+}
+
+/* Whether a man on at_bb can jump again; if so, every such jump is made.
+ * Most sequences end here, so the test is inline and cheap. */
+K_INLINE bool kb_man_extend(struct kb_search *s, K_BB at_bb, K_BB captured_bb, int n)
+{
+    K_BB lands = kb_man_lands(s, at_bb, captured_bb);
+    if (!lands || n >= DM_MAX_JUMPS)
+        return false;
+    kb_man_jumps(s, K_CTZ(at_bb), lands, captured_bb, n);
+    return true;
+}
+
+/* The direction of a man's jump from at_sq to land_sq (a crowned man going
+ * on as a king needs it; that is rare). */
+static int kb_jump_dir(int at_sq, int land_sq)
+{
+    int d = 0;
+    while (d + 1 < K_NDIRS && 2 * kb_delta(d) != land_sq - at_sq)
+        d++;
+    return d;
+}
+
+/* Every jump n of a man on at_sq, landing on lands_bb: the piece taken is
+ * halfway, in this layout as on the board.  Each goes on from its landing
+ * square if it can (RULES.md 0.3: the sequence must be completed). */
+static void kb_man_jumps(struct kb_search *s, int at_sq, K_BB lands_bb, K_BB captured_bb, int n)
+{
+    for (; lands_bb; lands_bb &= lands_bb - 1) {
+        int land_sq = K_CTZ(lands_bb), over_sq = (at_sq + land_sq) >> 1;
+        K_BB land = lands_bb & -lands_bb, over = K_ONE << over_sq;
+        K_BB captured = captured_bb | over;
+        s->over_sq[n] = (uint8_t)over_sq;
+        s->land_sq[n] = (uint8_t)land_sq;
+        bool went_on = false;
+        if (!(land & s->promo_bb)) {
+            went_on = kb_man_extend(s, land, captured, n + 1);
+        } else if (s->x->promotion == PROMOTE_CONTINUE_AS_KING) {
+            s->crowned = true; /* crowned at once, goes on with a king's powers */
+            went_on = kb_king_extend(s, land, captured, n + 1, kb_jump_dir(at_sq, land_sq), true);
+        } else if (s->x->promotion != PROMOTE_STOP) {
+            went_on = kb_man_extend(s, land, captured, n + 1);
+        }
+        if (!went_on)
+            kb_emit(s, land, captured, n + 1);
+        s->crowned = false;
+    }
+}
+
+/* Jump n of a king from at_bb in direction d (a constant), if there is one:
+ * the first enemy piece along the line, with an empty square behind it.  A
+ * flying king goes on from every landing square; if none lets it, the
+ * sequence ends on each of them (Killer: only right behind a captured king). */
+K_INLINE bool kb_king_try(struct kb_search *s, K_BB at_bb, K_BB captured_bb, int n, const int d)
+{
+    K_BB over = kb_step(at_bb, d);
+#if K_FLYING
+    while (over & s->empty_bb)
+        over = kb_step(over, d);
+#endif
+    over &= s->enemy_bb & ~captured_bb;
+    if (!over)
+        return false;
+    K_BB land = kb_step(over, d) & s->empty_bb;
+    if (!land)
+        return false;
+    s->over_sq[n] = (uint8_t)K_CTZ(over);
+    captured_bb |= over;
+    bool went_on = false;
+#if K_FLYING
+    bool first = true;
+    for (K_BB l = land; l; l = kb_step(l, d) & s->empty_bb) {
+        s->land_sq[n] = (uint8_t)K_CTZ(l);
+        went_on |= kb_king_extend(s, l, captured_bb, n + 1, d, first);
+        first = false;
+    }
+    if (!went_on) {
+        bool adjacent_only = s->x->killer && (s->kings_bb & over);
+        for (K_BB l = land; l; l = kb_step(l, d) & s->empty_bb) {
+            s->land_sq[n] = (uint8_t)K_CTZ(l);
+            kb_emit(s, l, captured_bb, n + 1);
+            if (adjacent_only)
+                break;
+        }
+    }
+#else
+    s->land_sq[n] = (uint8_t)K_CTZ(land);
+    went_on = kb_king_extend(s, land, captured_bb, n + 1, d, true);
+    if (!went_on)
+        kb_emit(s, land, captured_bb, n + 1);
+#endif
+    return true;
+}
+
+/* Every jump n of a king from at_bb: never straight back over the piece
+ * just taken, and straight on only from the first landing square (straight
+ * is false for the others: the same line, the same next piece). */
+static bool kb_king_extend(struct kb_search *s, K_BB at_bb, K_BB captured_bb, int n, int lastdir,
+                           bool straight)
+{
+    if (n >= DM_MAX_JUMPS)
+        return false;
+    unsigned dirs = s->x->king_dirs;
+    if (lastdir >= 0) {
+        dirs &= ~DIRBIT(dir_opposite[lastdir]);
+        if (!straight)
+            dirs &= ~DIRBIT(lastdir);
+    }
+    bool any = false;
+    if (dirs & DIRBIT(DIR_NE))
+        any |= kb_king_try(s, at_bb, captured_bb, n, DIR_NE);
+    if (dirs & DIRBIT(DIR_NW))
+        any |= kb_king_try(s, at_bb, captured_bb, n, DIR_NW);
+    if (dirs & DIRBIT(DIR_SE))
+        any |= kb_king_try(s, at_bb, captured_bb, n, DIR_SE);
+    if (dirs & DIRBIT(DIR_SW))
+        any |= kb_king_try(s, at_bb, captured_bb, n, DIR_SW);
+#if K_ORTH
+    if (dirs & DIRBIT(DIR_N))
+        any |= kb_king_try(s, at_bb, captured_bb, n, DIR_N);
+    if (dirs & DIRBIT(DIR_S))
+        any |= kb_king_try(s, at_bb, captured_bb, n, DIR_S);
+    if (dirs & DIRBIT(DIR_E))
+        any |= kb_king_try(s, at_bb, captured_bb, n, DIR_E);
+    if (dirs & DIRBIT(DIR_W))
+        any |= kb_king_try(s, at_bb, captured_bb, n, DIR_W);
+#endif
+    return any;
+}
+
+/* The men of men_bb that can jump one of targets_bb: a target one step away
+ * and an empty square behind it, in a direction ok_bb allows. */
+K_INLINE K_BB kb_jumpers(K_BB men_bb, K_BB targets_bb, K_BB empty_bb, const K_BB *ok_bb)
+{
+    K_BB from = kb_step(targets_bb & kb_step(empty_bb & K_MAN_OK(ok_bb, DIR_NE), DIR_SW), DIR_SW) |
+                kb_step(targets_bb & kb_step(empty_bb & K_MAN_OK(ok_bb, DIR_NW), DIR_SE), DIR_SE) |
+                kb_step(targets_bb & kb_step(empty_bb & K_MAN_OK(ok_bb, DIR_SE), DIR_NW), DIR_NW) |
+                kb_step(targets_bb & kb_step(empty_bb & K_MAN_OK(ok_bb, DIR_SW), DIR_NE), DIR_NE);
+#if K_ORTH
+    from |= kb_step(targets_bb & kb_step(empty_bb & K_MAN_OK(ok_bb, DIR_N), DIR_S), DIR_S) |
+            kb_step(targets_bb & kb_step(empty_bb & K_MAN_OK(ok_bb, DIR_S), DIR_N), DIR_N) |
+            kb_step(targets_bb & kb_step(empty_bb & K_MAN_OK(ok_bb, DIR_E), DIR_W), DIR_W) |
+            kb_step(targets_bb & kb_step(empty_bb & K_MAN_OK(ok_bb, DIR_W), DIR_E), DIR_E);
+#endif
+    return from & men_bb;
+}
+
+/* Searches every capture of color's men in jumpers_bb and of its kings;
+ * the sequences go where s sends them. */
+static void kb_captures(struct kb_search *s, const struct kb_pos *p, int color, K_BB jumpers_bb)
+{
+    const struct kb_ctx *x = s->x;
+    K_BB empty = K_ALL & ~(p->side_bb[0] | p->side_bb[1]);
+    s->enemy_bb = p->side_bb[color ^ 1];
+    s->man_prey_bb = x->spares ? s->enemy_bb & ~p->kings_bb : s->enemy_bb;
+    s->kings_bb = p->kings_bb;
+    s->promo_bb = x->promo_bb[color];
+    s->man_ok = x->man_ok[color];
+    s->crowned = false;
+    s->king_captor = false;
+    for (K_BB b = jumpers_bb; b; b &= b - 1) {
+        K_BB from = b & -b;
+        s->from_sq = K_CTZ(b);
+        s->empty_bb = empty | from; /* its start square counts as empty */
+        kb_man_jumps(s, s->from_sq, kb_man_lands(s, from, 0), 0, 0);
+    }
+    s->king_captor = true;
+    for (K_BB b = p->side_bb[color] & p->kings_bb; b; b &= b - 1) {
+        K_BB from = b & -b;
+        s->from_sq = K_CTZ(b);
+        s->empty_bb = empty | from;
+        kb_king_extend(s, from, 0, 0, -1, true);
+    }
+}
+
+/* The kings of color whose quiet moves the Frisian limit leaves (RULES.md
+ * 3.5: while its side has men, one king makes at most 3 in a row). */
+K_INLINE K_BB kb_free_kings(const struct kb_ctx *x, const struct kb_pos *p, int color)
+{
+    K_BB kings = p->side_bb[color] & p->kings_bb;
+    if (x->king_limit && p->king_moves[color] >= 3 && p->king_sq[color] != K_NO_SQ &&
+        (p->side_bb[color] & ~p->kings_bb))
+        kings &= ~(K_ONE << p->king_sq[color]);
+    return kings;
+}
+
+/* Appends a quiet move. */
+K_INLINE void kb_add_quiet(struct kb_list *l, int from_sq, int to_sq, bool promotes)
+{
+    if (l->count == DM_MAX_MOVES)
+        return;
+    struct kb_move *m = &l->moves[l->count++];
+    m->captured_bb = 0;
+    m->from_sq = (uint8_t)from_sq;
+    m->to_sq = (uint8_t)to_sq;
+    m->njumps = 0;
+    m->promotes = promotes;
+}
+
+/* Every quiet move of a man stepping in direction d (a constant). */
+K_INLINE void kb_men_steps(struct kb_list *l, K_BB men_bb, K_BB empty_bb, K_BB promo_bb,
+                           const int d)
+{
+    for (K_BB b = kb_step(men_bb, d) & empty_bb; b; b &= b - 1) {
+        int to_sq = K_CTZ(b);
+        kb_add_quiet(l, to_sq - kb_delta(d), to_sq, (b & -b & promo_bb) != 0);
+    }
+}
+
+/* Every quiet move of the king on from in direction d (a constant). */
+K_INLINE void kb_king_steps(struct kb_list *l, K_BB from, K_BB empty_bb, const int d)
+{
+    int from_sq = K_CTZ(from);
+#if K_FLYING
+    for (K_BB to = kb_step(from, d) & empty_bb; to; to = kb_step(to, d) & empty_bb)
+        kb_add_quiet(l, from_sq, K_CTZ(to), false);
+#else
+    K_BB to = kb_step(from, d) & empty_bb;
+    if (to)
+        kb_add_quiet(l, from_sq, K_CTZ(to), false);
+#endif
+}
+
+/* The quiet moves of color (no capture is possible). */
+static void kb_gen_quiet(const struct kb_ctx *x, const struct kb_pos *p, struct kb_list *l,
+                         int color)
+{
+    K_BB empty = K_ALL & ~(p->side_bb[0] | p->side_bb[1]);
+    K_BB men = p->side_bb[color] & ~p->kings_bb;
+    if (color == DM_WHITE) {
+        kb_men_steps(l, men, empty, x->promo_bb[color], DIR_NE);
+        kb_men_steps(l, men, empty, x->promo_bb[color], DIR_NW);
+    } else {
+        kb_men_steps(l, men, empty, x->promo_bb[color], DIR_SE);
+        kb_men_steps(l, men, empty, x->promo_bb[color], DIR_SW);
+    }
+    for (K_BB b = kb_free_kings(x, p, color); b; b &= b - 1) {
+        K_BB from = b & -b;
+        kb_king_steps(l, from, empty, DIR_NE);
+        kb_king_steps(l, from, empty, DIR_NW);
+        kb_king_steps(l, from, empty, DIR_SE);
+        kb_king_steps(l, from, empty, DIR_SW);
+    }
+}
+
+/* The men of color that can capture (kings are searched separately). */
+K_INLINE K_BB kb_man_jumpers(const struct kb_ctx *x, const struct kb_pos *p, int color)
+{
+    K_BB empty = K_ALL & ~(p->side_bb[0] | p->side_bb[1]);
+    K_BB men = p->side_bb[color] & ~p->kings_bb;
+    K_BB targets = p->side_bb[color ^ 1];
+    if (x->spares)
+        targets &= ~p->kings_bb;
+    return kb_jumpers(men, targets, empty, x->man_ok[color]);
+}
+
+/* The landing squares of the single jumps of men_bb over prey_bb in
+ * direction d (a constant). */
+K_INLINE K_BB kb_single_lands(K_BB men_bb, K_BB prey_bb, K_BB empty_bb, const K_BB *ok_bb,
+                              const int d)
+{
+    return kb_step(kb_step(men_bb, d) & prey_bb, d) & empty_bb & K_MAN_OK(ok_bb, d);
+}
+
+/* The shortcut for the usual capture, when color has no king: most jumps of
+ * its men end at once.  On the position's board the landing square of a
+ * jump in direction d never allows the jump straight back (the man's own
+ * square is not empty yet), and the piece taken and the square left matter
+ * to no other direction, so one test on the whole board tells which jumps
+ * go on.  Their men (*deep_bb) need the search; the other jumps are single
+ * captures, by direction in lands_bb.  Returns false when the shortcut does
+ * not hold: a man crowned on the way goes on as a king, or a jump goes on
+ * and the precedence would have to weigh single captures against it.
+ * *kings_only tells that single captures of a king take precedence. */
+K_INLINE bool kb_singles(const struct kb_ctx *x, const struct kb_pos *p, int color,
+                         K_BB lands_bb[K_NDIRS], K_BB *deep_bb, bool *kings_only)
+{
+    K_BB empty = K_ALL & ~(p->side_bb[0] | p->side_bb[1]);
+    K_BB men = p->side_bb[color] & ~p->kings_bb;
+    K_BB prey = p->side_bb[color ^ 1];
+    if (x->spares)
+        prey &= ~p->kings_bb;
+    const K_BB *ok = x->man_ok[color];
+    K_BB all = 0, deep = 0;
+    for (int d = 0; d < K_NDIRS; d++) {
+        lands_bb[d] = kb_single_lands(men, prey, empty, ok, d);
+        all |= lands_bb[d];
+    }
+    K_BB again = all & kb_jumpers(K_ALL, prey, empty, ok);
+    K_BB promo = all & x->promo_bb[color];
+    if (promo) {
+        if (x->promotion == PROMOTE_CONTINUE_AS_KING)
+            return false;
+        if (x->promotion == PROMOTE_STOP)
+            again &= ~promo;
+    }
+    if (again) {
+        /* Free choice keeps the single captures beside the longer ones;
+         * most pieces or most value drops them.  Any other key would need
+         * to weigh them against each other. */
+        if (!(x->precedence & K_LONGER_WINS) && (x->precedence & ~(unsigned)PREC_WITH_KING))
+            return false;
+        for (int d = 0; d < K_NDIRS; d++) {
+            int back = kb_opposite(d);
+            deep |= kb_step(kb_step(lands_bb[d] & again, back), back);
+        }
+        for (int d = 0; d < K_NDIRS; d++)
+            lands_bb[d] &= ~kb_step(kb_step(deep, d), d);
+    }
+    *deep_bb = deep;
+    *kings_only = false;
+    if ((x->precedence & (PREC_VALUE | PREC_MOST_KINGS | PREC_EARLIEST_KINGS)) &&
+        (prey & p->kings_bb)) {
+        for (int d = 0; d < K_NDIRS; d++) {
+            K_BB king_lands = lands_bb[d] & kb_step(prey & p->kings_bb, d);
+            *kings_only |= king_lands != 0;
+        }
+    }
+    return true;
+}
+
+/* Searches the captures of the men of jumpers_bb into l (color has no king). */
+static void kb_search_men(const struct kb_ctx *x, const struct kb_pos *p, struct kb_list *l,
+                          int color, K_BB jumpers_bb)
+{
+    struct kb_search s;
+    s.x = x;
+    s.list = l;
+    s.sink = NULL;
+    kb_captures(&s, p, color, jumpers_bb);
+}
+
+/* The number of captures of color, which has no king; 0 if the shortcut
+ * does not hold.  With majority capture a sequence that goes on beats
+ * every single capture. */
+static __attribute__((noinline)) int kb_count_singles(const struct kb_ctx *x,
+                                                      const struct kb_pos *p, int color)
+{
+    K_BB lands[K_NDIRS], deep;
+    bool kings_only;
+    if (!kb_singles(x, p, color, lands, &deep, &kings_only))
+        return 0;
+    int n = 0;
+    if (deep) {
+        struct kb_list l;
+        l.count = 0;
+        l.best = 0;
+        kb_search_men(x, p, &l, color, deep);
+        if (x->precedence & K_LONGER_WINS)
+            return l.count;
+        n = l.count;
+    }
+    for (int d = 0; d < K_NDIRS; d++) {
+        K_BB b = lands[d];
+        if (kings_only)
+            b &= kb_step(p->kings_bb, d);
+        n += K_POPCOUNT(b);
+    }
+    return n;
+}
+
+/* The captures of color, which has no king, into l by the shortcut above;
+ * false (l untouched) when it does not hold. */
+static bool kb_gen_singles(const struct kb_ctx *x, const struct kb_pos *p, struct kb_list *l,
+                           int color)
+{
+    K_BB lands[K_NDIRS], deep;
+    bool kings_only;
+    if (!kb_singles(x, p, color, lands, &deep, &kings_only))
+        return false;
+    if (deep) {
+        kb_search_men(x, p, l, color, deep);
+        if (x->precedence & K_LONGER_WINS)
+            return true;
+    }
+    for (int d = 0; d < K_NDIRS; d++) {
+        K_BB b = lands[d];
+        if (kings_only)
+            b &= kb_step(p->kings_bb, d);
+        for (; b && l->count < DM_MAX_MOVES; b &= b - 1) {
+            int to_sq = K_CTZ(b);
+            struct kb_move *m = &l->moves[l->count++];
+            m->captured_bb = K_ONE << (to_sq - kb_delta(d));
+            m->from_sq = (uint8_t)(to_sq - 2 * kb_delta(d));
+            m->to_sq = (uint8_t)to_sq;
+            m->njumps = 1;
+            m->promotes = (b & -b & x->promo_bb[color]) != 0;
+        }
+    }
+    return true;
+}
+
+/* Fills l with the legal moves of color in lean form. */
+K_INLINE void kb_gen(const struct kb_ctx *x, const struct kb_pos *p, struct kb_list *l,
+                     const int color)
+{
+    l->count = 0;
+    l->best = 0;
+    if (x->first_king_ends && p->kings_bb)
+        return; /* Breakthrough: the game is over */
+    K_BB jumpers = kb_man_jumpers(x, p, color);
+    K_BB kings = p->side_bb[color] & p->kings_bb;
+    if (jumpers && !kings && kb_gen_singles(x, p, l, color))
+        return;
+    if (jumpers | kings) {
+        struct kb_search s;
+        s.x = x;
+        s.list = l;
+        s.sink = NULL;
+        kb_captures(&s, p, color, jumpers);
+        if (l->count)
+            return;
+    }
+    kb_gen_quiet(x, p, l, color);
+}
+
+/* The number of captures, or 0 when there is none; kept out of line so that
+ * the quiet count needs no list on the stack. */
+static __attribute__((noinline)) int
+kb_count_captures(const struct kb_ctx *x, const struct kb_pos *p, int color, K_BB jumpers_bb)
+{
+    struct kb_list l;
+    struct kb_search s;
+    l.count = 0;
+    l.best = 0;
+    s.x = x;
+    s.list = &l;
+    s.sink = NULL;
+    kb_captures(&s, p, color, jumpers_bb);
+    return l.count;
+}
+
+/* The squares the kings of kings_bb reach in direction d (a constant). */
+K_INLINE K_BB kb_reach(K_BB kings_bb, K_BB empty_bb, const int d)
+{
+#if K_FLYING
+    K_BB reach = 0;
+    for (K_BB b = kb_step(kings_bb, d) & empty_bb; b; b = kb_step(b, d) & empty_bb)
+        reach |= b;
+    return reach;
+#else
+    return kb_step(kings_bb, d) & empty_bb;
+#endif
+}
+
+/* The number of legal moves of color: captures searched only when one is
+ * possible, quiet moves counted by popcount, never listed. */
+K_INLINE uint64_t kb_count(const struct kb_ctx *x, const struct kb_pos *p, const int color)
+{
+    if (x->first_king_ends && p->kings_bb)
+        return 0;
+    K_BB kings = p->side_bb[color] & p->kings_bb;
+    K_BB jumpers = kb_man_jumpers(x, p, color);
+    if (jumpers | kings) {
+        int n = jumpers && !kings ? kb_count_singles(x, p, color) : 0;
+        if (n)
+            return (uint64_t)n;
+        n = kb_count_captures(x, p, color, jumpers);
+        if (n)
+            return (uint64_t)n;
+    }
+    K_BB empty = K_ALL & ~(p->side_bb[0] | p->side_bb[1]);
+    K_BB men = p->side_bb[color] & ~p->kings_bb;
+    uint64_t n;
+    if (color == DM_WHITE)
+        n = (uint64_t)(K_POPCOUNT(kb_step(men, DIR_NE) & empty) +
+                       K_POPCOUNT(kb_step(men, DIR_NW) & empty));
+    else
+        n = (uint64_t)(K_POPCOUNT(kb_step(men, DIR_SE) & empty) +
+                       K_POPCOUNT(kb_step(men, DIR_SW) & empty));
+    if (kings) {
+        /* The rays of two kings in one direction never overlap: the one
+         * behind stops at the other.  Rays in different directions may. */
+        kings = kb_free_kings(x, p, color);
+        n += (uint64_t)(K_POPCOUNT(kb_reach(kings, empty, DIR_NE)) +
+                        K_POPCOUNT(kb_reach(kings, empty, DIR_NW)) +
+                        K_POPCOUNT(kb_reach(kings, empty, DIR_SE)) +
+                        K_POPCOUNT(kb_reach(kings, empty, DIR_SW)));
+    }
+    return n;
+}
+
+/* Plays the lean move m of color from p into c (dm_make_move's rules). */
+K_INLINE void kb_make(const struct kb_ctx *x, const struct kb_pos *p, const struct kb_move *m,
+                      struct kb_pos *c, const int color)
+{
+    K_BB from = K_ONE << m->from_sq, to = K_ONE << m->to_sq;
+    bool was_king = (p->kings_bb & from) != 0;
+    c->side_bb[color] = (p->side_bb[color] & ~from) | to;
+    c->side_bb[color ^ 1] = p->side_bb[color ^ 1] & ~m->captured_bb;
+    K_BB kings = p->kings_bb & ~m->captured_bb;
+    if (was_king)
+        kings = (kings & ~from) | to;
+    else if (m->promotes)
+        kings |= to;
+    c->kings_bb = kings;
+    c->king_sq[0] = p->king_sq[0];
+    c->king_sq[1] = p->king_sq[1];
+    c->king_moves[0] = p->king_moves[0];
+    c->king_moves[1] = p->king_moves[1];
+    if (x->king_limit) {
+        /* 3.5: the quiet moves of one king in a row while its side has men;
+         * anything else resets (dm_make_move). */
+        if (was_king && !m->captured_bb && (c->side_bb[color] & ~kings)) {
+            c->king_moves[color] =
+                p->king_sq[color] == m->from_sq ? (uint8_t)(p->king_moves[color] + 1) : 1;
+            c->king_sq[color] = m->to_sq;
+        } else {
+            c->king_sq[color] = K_NO_SQ;
+            c->king_moves[color] = 0;
+        }
+        int them = color ^ 1;
+        if (c->king_sq[them] != K_NO_SQ && (m->captured_bb & (K_ONE << c->king_sq[them]))) {
+            c->king_sq[them] = K_NO_SQ;
+            c->king_moves[them] = 0;
+        }
+    }
+}
+
+static uint64_t kb_perft_white(const struct kb_ctx *x, const struct kb_pos *p, int depth);
+static uint64_t kb_perft_black(const struct kb_ctx *x, const struct kb_pos *p, int depth);
+
+/* Perft of color to move, depth >= 2; the last ply counted, not played
+ * (with no call per leaf's parent: its count is inline here). */
+K_INLINE uint64_t kb_perft_side(const struct kb_ctx *x, const struct kb_pos *p, int depth,
+                                const int color)
+{
+    struct kb_list l;
+    kb_gen(x, p, &l, color);
+    uint64_t nodes = 0;
+    if (depth == 2) {
+        for (int i = 0; i < l.count; i++) {
+            struct kb_pos c;
+            kb_make(x, p, &l.moves[i], &c, color);
+            nodes += kb_count(x, &c, color ^ 1);
+        }
+        return nodes;
+    }
+    for (int i = 0; i < l.count; i++) {
+        struct kb_pos c;
+        kb_make(x, p, &l.moves[i], &c, color);
+        nodes +=
+            color == DM_WHITE ? kb_perft_black(x, &c, depth - 1) : kb_perft_white(x, &c, depth - 1);
+    }
+    return nodes;
+}
+
+static uint64_t kb_perft_white(const struct kb_ctx *x, const struct kb_pos *p, int depth)
+{
+    return kb_perft_side(x, p, depth, DM_WHITE);
+}
+
+static uint64_t kb_perft_black(const struct kb_ctx *x, const struct kb_pos *p, int depth)
+{
+    return kb_perft_side(x, p, depth, DM_BLACK);
+}
+
+/* Converts pos, the rules and the call's options once, at entry. */
+static void kb_load(const struct kernel_rules *r, const dm_position *pos, unsigned flags,
+                    struct kb_pos *p, struct kb_ctx *x)
+{
+    bool mirrored = r->mirrored;
+    dm_bits cells = ((dm_bits)1 << K_CELLS) - 1;
+    p->side_bb[DM_WHITE] = kb_bb_of(pos->white & cells, mirrored);
+    p->side_bb[DM_BLACK] = kb_bb_of(pos->black & cells, mirrored);
+    p->kings_bb = kb_bb_of(pos->kings & cells, mirrored);
+    for (int color = 0; color < 2; color++) {
+        int cell = pos->king_cell[color];
+        bool counted = cell < K_CELLS && pos->king_moves[color] > 0;
+        p->king_sq[color] = counted ? (uint8_t)kb_sq_of_cell(cell, mirrored) : K_NO_SQ;
+        p->king_moves[color] = counted ? pos->king_moves[color] : 0;
+        x->promo_bb[color] = kb_bb_of(r->promo_cells[color], mirrored);
+        for (int d = 0; d < K_NDIRS; d++)
+            x->man_ok[color][d] = (r->man_jump_dirs[color] & DIRBIT(d)) ? K_ALL : 0;
+    }
+    x->precedence = r->precedence;
+    x->promotion = r->promotion;
+    x->king_dirs = r->king_jump_dirs;
+    x->killer = r->killer;
+    x->spares = r->spares_kings;
+    x->first_king_ends = r->first_king_ends;
+    x->king_limit = r->king_limit;
+    x->mirrored = mirrored;
+    x->merge = !(flags & DM_GEN_KEEP_DUPLICATES);
+}
+
+/* The board direction (enum dir, as refgen.c walks them) from cell a towards
+ * cell b on one line, and how far: the layout's own direction, mirrored back
+ * on M8. */
+static int kb_board_dir(int a_cell, int b_cell, bool mirrored, int *distance)
+{
+    int a = kb_sq_of_cell(a_cell, mirrored), b = kb_sq_of_cell(b_cell, mirrored);
+    int ca = a - a / (2 * K_HALF + 1), cb = b - b / (2 * K_HALF + 1);
+    int ra = ca / K_HALF, rb = cb / K_HALF;
+    int fa = 2 * (ca % K_HALF) + !(ra & 1), fb = 2 * (cb % K_HALF) + !(rb & 1);
+    int dr = rb - ra, df = fb - fa;
+    if (mirrored)
+        df = -df;
+    *distance = (dr < 0 ? -dr : dr) + (df < 0 ? -df : df);
+    if (dr && df)
+        return dr < 0 ? (df > 0 ? DIR_NE : DIR_NW) : (df > 0 ? DIR_SE : DIR_SW);
+    if (df)
+        return df > 0 ? DIR_E : DIR_W;
+    return dr < 0 ? DIR_N : DIR_S;
+}
+
+/* refgen.c's order of two captures: by piece, then jump by jump by
+ * direction and by landing square, nearest first (its depth-first walk). */
+static int kb_route_order(const dm_move *a, const dm_move *b, bool mirrored)
+{
+    if (a->from != b->from)
+        return a->from < b->from ? -1 : 1;
+    int at_a = a->from, at_b = b->from;
+    for (int i = 0; i < a->njumps && i < b->njumps; i++) {
+        int da, db, ta, tb;
+        int dir_a = kb_board_dir(at_a, a->captured[i], mirrored, &da);
+        int dir_b = kb_board_dir(at_b, b->captured[i], mirrored, &db);
+        if (dir_a != dir_b)
+            return dir_a < dir_b ? -1 : 1;
+        kb_board_dir(a->captured[i], a->path[i], mirrored, &ta);
+        kb_board_dir(b->captured[i], b->path[i], mirrored, &tb);
+        if (ta != tb)
+            return ta < tb ? -1 : 1;
+        at_a = a->path[i];
+        at_b = b->path[i];
+    }
+    return (a->njumps > b->njumps) - (a->njumps < b->njumps);
+}
+
+/* Appends color's quiet moves to the sink in refgen.c's order: piece by
+ * piece, directions in enum order, nearest square first. */
+static void kb_full_quiet(const struct kb_ctx *x, const struct kb_pos *p, dm_bits own_cells,
+                          int color, struct move_sink *sink)
+{
+    static const int mirror[4] = {DIR_NW, DIR_NE, DIR_SW, DIR_SE};
+    K_BB empty = K_ALL & ~(p->side_bb[0] | p->side_bb[1]);
+    K_BB free_kings = kb_free_kings(x, p, color);
+    for (dm_bits b = own_cells; b; b &= b - 1) {
+        int cell = ctz128(b);
+        K_BB from = K_ONE << kb_sq_of_cell(cell, x->mirrored);
+        bool king = (p->kings_bb & from) != 0;
+        if (king && !(free_kings & from))
+            continue;
+        for (int d = 0; d < 4; d++) {
+            bool forward =
+                color == DM_WHITE ? d == DIR_NE || d == DIR_NW : d == DIR_SE || d == DIR_SW;
+            if (!king && !forward)
+                continue;
+            int kd = x->mirrored ? mirror[d] : d;
+            for (K_BB to = kb_step(from, kd) & empty; to; to = kb_step(to, kd) & empty) {
+                dm_move m;
+                memset(&m, 0, sizeof m);
+                m.from = (uint8_t)cell;
+                m.to = (uint8_t)kb_cell_of_sq(K_CTZ(to), x->mirrored);
+                m.flags = !king && (to & x->promo_bb[color]) ? DM_MOVE_PROMOTES : 0;
+                sink_add(sink, &m, 0);
+                if (!king || !K_FLYING)
+                    break;
+            }
+        }
+    }
+}
+
+int K_NAME(generate)(const struct kernel_rules *r, const dm_position *pos, dm_move_list *list,
+                     unsigned flags)
+{
+    struct kb_pos p;
+    struct kb_ctx x;
+    struct move_sink sink;
+    int color = pos->side;
+    sink_init(&sink, list, flags);
+    kb_load(r, pos, flags, &p, &x);
+    if (r->first_king_ends && p.kings_bb)
+        return 0;
+    K_BB jumpers = kb_man_jumpers(&x, &p, color);
+    if (jumpers | (p.side_bb[color] & p.kings_bb)) {
+        struct kb_search s;
+        s.x = &x;
+        s.list = NULL;
+        s.sink = &sink;
+        kb_captures(&s, &p, color, jumpers);
+        /* The same order as the reference generator, so that whoever walks
+         * the list meets the moves as before (insertion: few captures). */
+        for (int i = 1; i < list->count; i++) {
+            dm_move m = list->moves[i];
+            int j = i;
+            for (; j > 0 && kb_route_order(&m, &list->moves[j - 1], r->mirrored) < 0; j--)
+                list->moves[j] = list->moves[j - 1];
+            list->moves[j] = m;
+        }
+    }
+    if (list->count == 0) {
+        dm_bits own = (color == DM_WHITE ? pos->white : pos->black) & (((dm_bits)1 << K_CELLS) - 1);
+        kb_full_quiet(&x, &p, own, color, &sink);
+    }
+    return sink.overflow ? -1 : list->count;
+}
+
+uint64_t K_NAME(perft)(const struct kernel_rules *r, const dm_position *pos, int depth,
+                       unsigned flags)
+{
+    struct kb_pos p;
+    struct kb_ctx x;
+    kb_load(r, pos, flags, &p, &x);
+    if (depth <= 0)
+        return 1;
+    if (depth == 1)
+        return pos->side == DM_WHITE ? kb_count(&x, &p, DM_WHITE) : kb_count(&x, &p, DM_BLACK);
+    return pos->side == DM_WHITE ? kb_perft_white(&x, &p, depth) : kb_perft_black(&x, &p, depth);
+}

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kernel_impl.h - what kernel.c shares with the compiled kernel bodies.
+ *
+ * kernel.c reads a variant record once per call into a struct kernel_rules
+ * (plain masks and switches); each k_*.c file is kernel_body.h compiled for
+ * one board size and king range, and exports a generate and a perft entry
+ * named after it.  Nothing here is public: dm_generate and dm_perft reach the
+ * kernels through kernel.h.
+ */
+#ifndef DM_RULES_KERNEL_IMPL_H
+#define DM_RULES_KERNEL_IMPL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "damier.h"
+
+/* The rules a kernel reads, for one variant. */
+struct kernel_rules {
+    uint8_t man_jump_dirs[2]; /* per colour, enum dir bits                   */
+    uint8_t king_jump_dirs;   /* enum dir bits                               */
+    uint8_t promotion;        /* enum promotion                              */
+    unsigned precedence;      /* enum precedence bits                        */
+    bool killer;              /* LAND_ADJACENT_IF_KING                       */
+    bool spares_kings;        /* a man may not capture a king (Italian)      */
+    bool first_king_ends;     /* GOAL_FIRST_KING: no move once a king exists */
+    bool king_limit;          /* Frisian same-king limit on quiet moves      */
+    bool mirrored;            /* M8: cells map onto the D8 layout mirrored   */
+    dm_bits promo_cells[2];   /* where each colour's men are crowned         */
+};
+
+/* One compiled kernel: the entry points of a k_*.c file. */
+#define KERNEL_DECLARE(name)                                                                       \
+    int name##_generate(const struct kernel_rules *r, const dm_position *pos, dm_move_list *list,  \
+                        unsigned flags);                                                           \
+    uint64_t name##_perft(const struct kernel_rules *r, const dm_position *pos, int depth,         \
+                          unsigned flags)
+
+KERNEL_DECLARE(k_d8_short); /* 8x8, short kings: English, Italian, ...          */
+KERNEL_DECLARE(k_d8_fly);   /* 8x8, flying kings: Russian, Brazilian, Czech, ... */
+KERNEL_DECLARE(k_d10_fly);  /* 10x10, flying kings: International, Killer, ...   */
+KERNEL_DECLARE(k_d10_orth); /* 10x10, flying kings, orthogonal captures: Frisian */
+KERNEL_DECLARE(k_d12_fly);  /* 12x12, flying kings: Canadian                     */
+
+#endif

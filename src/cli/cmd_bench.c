@@ -23,6 +23,7 @@ static const struct {
 } workload[] = {
     {"canadian", 8},  {"turkish", 7}, {"dameo", 4},     {"gothic", 5},
     {"alquerque", 13}, {"hawaiian", 9}, {"frysk", 9},  {"thai", 8},
+    {"corner", 14},    {"one-way", 12}, {"parachute", 13},
 };
 
 static int bench_depth(const dm_variant *v)

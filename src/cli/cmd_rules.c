@@ -217,15 +217,30 @@ int cmd_moves(int argc, char **argv)
     /* One FEN a line; an empty line after each position's moves. A bad line
      * is reported and the run goes on, with exit status 1 at the end. */
     char line[4096];
-    int status = 0;
+    int status = 0, lineno = 0;
     while (fgets(line, sizeof line, stdin)) {
+        lineno++;
+        if (!strchr(line, '\n') && !feof(stdin)) {
+            int c;
+            while ((c = getchar()) != EOF && c != '\n')
+                ;
+            cli_error("line %d: longer than %zu characters", lineno, sizeof line - 2);
+            printf("\n");
+            status = 1;
+            continue;
+        }
         line[strcspn(line, "\r\n")] = '\0';
         if (line[0] == '\0')
             continue;
-        if (cli_position(v, line, &pos) || play_moves(v, &pos, o.play))
+        dm_error err;
+        if (dm_fen_parse(v, line, &pos, &err) != 0) {
+            cli_error("line %d: %s", lineno, err.msg);
             status = 1;
-        else
+        } else if (play_moves(v, &pos, o.play)) {
+            status = 1;
+        } else {
             print_moves(v, &pos, gen_flags(&o), o.json);
+        }
         printf("\n");
         fflush(stdout);
     }

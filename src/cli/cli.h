@@ -14,6 +14,7 @@ int cmd_variants(int argc, char **argv);
 int cmd_moves(int argc, char **argv);
 int cmd_perft(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_bench_search(int argc, char **argv); /* bench search (cmd_search.c) */
 int cmd_play(int argc, char **argv);
 int cmd_pdn(int argc, char **argv);
 

@@ -59,9 +59,9 @@ int cmd_play(int argc, char **argv)
                 return 2;
         } else if (strcmp(a, "--level") == 0) {
             long level = strtol(value, &end, 10);
-            if (*end || end == value || level < 1 || level > 2) {
-                /* TODO(#4): the engine's levels replace the stop-gap 1 and 2. */
-                cli_error("--level is 1 or 2 until the engine lands, not '%s'", value);
+            if (*end || end == value || level < 1 || level > TUI_LEVEL_MAX) {
+                cli_error("--level is 1 (weakest) to %d (strongest), not '%s'", TUI_LEVEL_MAX,
+                          value);
                 return 2;
             }
             o.level = (int)level;

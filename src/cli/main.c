@@ -21,10 +21,13 @@ static const struct command {
      "perft --variant V [--fen F] [--play MOVES] [--divide] [--keep-duplicates]\n"
      "      [--every-landing] [--reference] DEPTH\n"
      "                           count the leaves of the move tree"},
-    {"bench", cmd_bench, "bench perft [--variant V]  perft speed of every variant"},
+    {"bench", cmd_bench,
+     "bench perft [--variant V]  perft speed of every variant\n"
+     "  bench search [--depth-delta N] [--hash MB]\n"
+     "                           search speed and node-count signature"},
     {"play", cmd_play,
      "play [--variant V] [--rules default|official] [--white human|computer]\n"
-     "     [--black human|computer] [--level 1|2] [--fen F] [--time 5+3] [--plain] [--seed N]\n"
+     "     [--black human|computer] [--level 1-8] [--fen F] [--time 5+3] [--plain] [--seed N]\n"
      "                           play in the terminal, against the computer or a friend"},
     {"pdn", cmd_pdn, "pdn check|convert [--variant V] [--to pdn|fen|json] FILE...\n"
      "                           replay PDN games; write them as PDN, FEN or JSON"},

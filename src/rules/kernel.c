@@ -3,17 +3,21 @@
  * kernel.c - which fast bitboard generator serves a variant, and the calls
  * into it.
  *
- * Five kernels are compiled from one body (kernel_body.h): 8x8 with short
- * or flying kings, 10x10 with diagonal or eight-direction captures, 12x12.
- * kernel_for() picks one from the record's fields alone, and only when every
- * field is one the body implements; anything else (immediate removal,
- * parachutists, one-way men, the orthogonal boards, ...) stays on the
+ * Eight kernels are compiled from one body (kernel_body.h): 8x8 with short
+ * or flying kings, 10x10 with diagonal or eight-direction captures, 12x12,
+ * and three 8x8 flying ones for one special rule each, compiled in so that
+ * the common kernels test nothing more: kings landing right behind with
+ * pieces leaving at once (Thai), men of both colours going north (One Way),
+ * parachutists (Parachute).  kernel_for() picks one from the record's fields
+ * alone, and only when every field is one the body implements; anything
+ * else (the orthogonal boards, Turkish's reversal ban, ...) stays on the
  * reference generator.  Each call reads the record into a struct
  * kernel_rules, a few masks and switches the body tests once per node.
  */
 #include "rules/kernel.h"
 
 #include "rules/kernel_impl.h"
+#include "rules/kfull.h"
 #include "rules/variant.h"
 
 enum kernel_id {
@@ -22,40 +26,87 @@ enum kernel_id {
     KERNEL_D10_FLY,
     KERNEL_D10_ORTH,
     KERNEL_D12_FLY,
+    KERNEL_FULL, /* kfull.c: the full 8x8 board and the alquerque grid */
+    KERNEL_D8_FLY_ADJACENT,
+    KERNEL_D8_FLY_ONE_WAY,
+    KERNEL_D8_FLY_PARAS,
+    KERNEL_D8_FLY_FWD,
 };
 
+#define FWD_DIAG_DIRS  (DIRBIT(DIR_NE) | DIRBIT(DIR_NW))
+#define BACK_DIAG_DIRS (DIRBIT(DIR_SE) | DIRBIT(DIR_SW))
+
+/* The entry points of each kernel and the directions its men jump in (for
+ * White; Black's mirror them, or equal them in the one-way kernel), which
+ * are compiled in. */
 static const struct kernel_entry {
     int (*generate)(const struct kernel_rules *r, const dm_position *pos, dm_move_list *list,
                     unsigned flags);
     uint64_t (*perft)(const struct kernel_rules *r, const dm_position *pos, int depth,
                       unsigned flags);
+    unsigned man_jumps;
 } kernels[] = {
-    [KERNEL_D8_SHORT] = {k_d8_short_generate, k_d8_short_perft},
-    [KERNEL_D8_FLY] = {k_d8_fly_generate, k_d8_fly_perft},
-    [KERNEL_D10_FLY] = {k_d10_fly_generate, k_d10_fly_perft},
-    [KERNEL_D10_ORTH] = {k_d10_orth_generate, k_d10_orth_perft},
-    [KERNEL_D12_FLY] = {k_d12_fly_generate, k_d12_fly_perft},
+    [KERNEL_D8_SHORT] = {k_d8_short_generate, k_d8_short_perft, FWD_DIAG_DIRS},
+    [KERNEL_D8_FLY] = {k_d8_fly_generate, k_d8_fly_perft, DIRS_DIAG},
+    [KERNEL_D10_FLY] = {k_d10_fly_generate, k_d10_fly_perft, DIRS_DIAG},
+    [KERNEL_D10_ORTH] = {k_d10_orth_generate, k_d10_orth_perft, DIRS_ALL},
+    [KERNEL_D12_FLY] = {k_d12_fly_generate, k_d12_fly_perft, DIRS_DIAG},
+    [KERNEL_D8_FLY_ADJACENT] = {k_d8_fly_adjacent_generate, k_d8_fly_adjacent_perft,
+                                FWD_DIAG_DIRS},
+    [KERNEL_D8_FLY_ONE_WAY] = {k_d8_fly_one_way_generate, k_d8_fly_one_way_perft, FWD_DIAG_DIRS},
+    [KERNEL_D8_FLY_PARAS] = {k_d8_fly_paras_generate, k_d8_fly_paras_perft, FWD_DIAG_DIRS},
+    [KERNEL_D8_FLY_FWD] = {k_d8_fly_fwd_generate, k_d8_fly_fwd_perft, FWD_DIAG_DIRS},
 };
-
-#define FWD_DIAG_DIRS (DIRBIT(DIR_NE) | DIRBIT(DIR_NW))
 
 /* Whether the record's movement is what every kernel body implements: men
  * step diagonally forwards and jump in a set the M8 mirror leaves alone,
- * kings move diagonally, captured pieces stay until the move ends, and none
- * of the special rules of the other families. */
+ * kings move diagonally, and none of the special rules of the other
+ * families.  The rules that kernels of their own implement are weighed by
+ * d8_fly_kernel(). */
 static bool movement_fits(const struct dm_variant *v)
 {
     unsigned man = v->man_jumps, king = v->king_jumps;
     bool man_ok = man == FWD_DIAG_DIRS || man == DIRS_DIAG || man == DIRS_ALL;
     bool king_ok = king == DIRS_DIAG || king == DIRS_ALL;
     return man_ok && king_ok && v->man_steps == FWD_DIAG_DIRS && v->king_steps == DIRS_DIAG &&
-           !v->one_way && !v->parachutes && !v->reversal_ban && v->removal == REMOVE_DEFERRED &&
-           (v->landing == LAND_ANY || v->landing == LAND_ADJACENT_IF_KING) && !v->linear_moves &&
+           !v->reversal_ban && !v->linear_moves &&
            (v->man_jumps_later == 0 || v->man_jumps_later == man) && v->far_row == FAR_ROW_FREE &&
            !v->straight_continuation && !v->optional_continuation && !v->opening_removals;
 }
 
-int kernel_for(const struct dm_variant *v)
+/* Whether the record has one of the rules only the 8x8 flying kernels of
+ * their own implement. */
+static bool special_rules(const struct dm_variant *v)
+{
+    return v->landing == LAND_ADJACENT || v->removal != REMOVE_DEFERRED || v->one_way ||
+           v->parachutes;
+}
+
+/* The 8x8 flying-king kernel for the record: a plain one, or the one
+ * compiled for its special rule; one such rule at most.  Pieces leaving at
+ * once are compiled only with kings landing right behind (the straight-on
+ * routes of a king landing anywhere would need more), and a parachutist's
+ * first jump only backwards for its colour (2.8). */
+static int d8_fly_kernel(const struct dm_variant *v)
+{
+    bool adjacent = v->landing == LAND_ADJACENT, immediate = v->removal == REMOVE_IMMEDIATE;
+    if (adjacent != immediate || adjacent + v->one_way + v->parachutes > 1)
+        return -1;
+    if (adjacent)
+        return KERNEL_D8_FLY_ADJACENT;
+    if (v->one_way)
+        return KERNEL_D8_FLY_ONE_WAY;
+    if (!v->parachutes)
+        return v->man_jumps == FWD_DIAG_DIRS ? KERNEL_D8_FLY_FWD : KERNEL_D8_FLY;
+    if (v->para_jump_dirs[DM_WHITE] != BACK_DIAG_DIRS ||
+        v->para_jump_dirs[DM_BLACK] != FWD_DIAG_DIRS)
+        return -1;
+    return KERNEL_D8_FLY_PARAS;
+}
+
+/* The dark-square kernel for the record's board, kings and special rules,
+ * or -1. */
+static int kernel_for_rules(const struct dm_variant *v)
 {
     enum geometry_id g = v->geometry;
     bool d8 = g == GEOM_D8 || g == GEOM_M8;
@@ -65,6 +116,10 @@ int kernel_for(const struct dm_variant *v)
     bool orth = ((v->man_jumps | v->king_jumps) & DIRS_ORTH) != 0;
     if (orth && v->man_jumps != DIRS_ALL)
         return -1;
+    if (d8 && !orth && v->king == KING_FLYING)
+        return d8_fly_kernel(v);
+    if (special_rules(v))
+        return -1;
     if (v->king == KING_SHORT)
         return d8 && !orth ? KERNEL_D8_SHORT : -1;
     if (v->king != KING_FLYING)
@@ -73,14 +128,27 @@ int kernel_for(const struct dm_variant *v)
         return orth ? KERNEL_D10_ORTH : KERNEL_D10_FLY;
     if (orth)
         return -1;
-    return d8 ? KERNEL_D8_FLY : KERNEL_D12_FLY;
+    return KERNEL_D12_FLY;
+}
+
+/* Decides with kernel_for_rules, then checks the men's jump directions,
+ * which every kernel has compiled in. */
+static int dark_kernel(const struct dm_variant *v)
+{
+    int k = kernel_for_rules(v);
+    return k >= 0 && kernels[k].man_jumps == v->man_jumps ? k : -1;
+}
+
+int kernel_for(const struct dm_variant *v)
+{
+    if (kfull_for(v) >= 0)
+        return KERNEL_FULL;
+    return dark_kernel(v);
 }
 
 /* The record as the kernel bodies read it. */
 static void rules_of(const struct dm_variant *v, struct kernel_rules *r)
 {
-    r->man_jump_dirs[DM_WHITE] = v->man_jump_dirs[DM_WHITE];
-    r->man_jump_dirs[DM_BLACK] = v->man_jump_dirs[DM_BLACK];
     r->king_jump_dirs = v->king_jump_dirs;
     r->promotion = (uint8_t)v->promotion;
     r->precedence = v->precedence;
@@ -91,11 +159,15 @@ static void rules_of(const struct dm_variant *v, struct kernel_rules *r)
     r->mirrored = v->geometry == GEOM_M8;
     r->promo_cells[DM_WHITE] = v->promo_bb[DM_WHITE];
     r->promo_cells[DM_BLACK] = v->promo_bb[DM_BLACK];
+    r->para_cells[DM_WHITE] = v->para_target_bb[DM_WHITE];
+    r->para_cells[DM_BLACK] = v->para_target_bb[DM_BLACK];
 }
 
 int kernel_generate(const struct dm_variant *v, const dm_position *pos, dm_move_list *list,
                     unsigned flags)
 {
+    if (v->kernel == KERNEL_FULL)
+        return kfull_generate(v, pos, list, flags);
     struct kernel_rules r;
     rules_of(v, &r);
     return kernels[v->kernel].generate(&r, pos, list, flags);
@@ -103,6 +175,8 @@ int kernel_generate(const struct dm_variant *v, const dm_position *pos, dm_move_
 
 uint64_t kernel_perft(const struct dm_variant *v, const dm_position *pos, int depth, unsigned flags)
 {
+    if (v->kernel == KERNEL_FULL)
+        return kfull_perft(v, pos, depth, flags);
     struct kernel_rules r;
     rules_of(v, &r);
     return kernels[v->kernel].perft(&r, pos, depth, flags);

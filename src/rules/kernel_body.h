@@ -11,7 +11,22 @@
  *   K_HALF     playing squares per row (4, 5 or 6)
  *   K_ROWS     rows (8, 10 or 12)
  *   K_FLYING   1: kings fly; 0: kings step and jump one square
- *   K_ORTH     1: captures go orthogonally too (Frisian)
+ *   K_ORTH     1: captures go orthogonally too (Frisian); men jump every way
+ *   K_MEN_BACK 1: men jump backwards too; 0: forwards only (diagonal
+ *              captures); compiled in, as bulk counting tests little else
+ *
+ * and, where the rules need them (0 when not defined):
+ *
+ *   K_IMMEDIATE 1: each captured piece leaves at once, so a king may run
+ *              back over the square it emptied (refgen.c's REMOVE_IMMEDIATE);
+ *              with flying kings, only with K_LAND_ADJACENT (Thai, 2.11)
+ *   K_LAND_ADJACENT 1: a flying king lands only right behind the piece it
+ *              takes (LAND_ADJACENT)
+ *   K_ONE_WAY  1: the men of both colours step north (the record's one_way,
+ *              2.7); their jumps and promotion squares are read at run time
+ *   K_PARAS    1: parachutists (pos->paras, 2.8): no quiet move; a first
+ *              jump backwards for their colour, over para_target_bb, then
+ *              they go on as men
  *
  * Layout: the "ghost square" board of Scan and Kingsrow.  Squares (_sq) are
  * the cells in their own order (row by row from the top-left playing square)
@@ -39,6 +54,13 @@
  * RULES.md 0.4's way of writing it); kernel_generate with duplicates kept
  * lists it from every landing square on the way, as refgen.c does.
  */
+/* No vectorizing: it packs the few words of a node into vector registers
+ * through memory (scalar stores read back as one vector stall the load),
+ * which costs more than the popcounts and copies it would save (bench perft:
+ * 5-10% on every board).  Before the includes, so that every function of
+ * the file is compiled alike and still inlines. */
+#pragma GCC optimize("no-tree-vectorize")
+
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -49,6 +71,25 @@
 #include "rules/movelist.h"
 #include "rules/variant.h"
 
+#ifndef K_IMMEDIATE
+#define K_IMMEDIATE 0
+#endif
+#ifndef K_LAND_ADJACENT
+#define K_LAND_ADJACENT 0
+#endif
+#ifndef K_ONE_WAY
+#define K_ONE_WAY 0
+#endif
+#ifndef K_PARAS
+#define K_PARAS 0
+#endif
+#if K_IMMEDIATE && K_FLYING && !K_LAND_ADJACENT
+#error "a flying king removing pieces at once is compiled only with adjacent landing"
+#endif
+#if K_PARAS && K_ORTH
+#error "parachutists are compiled only with diagonal captures"
+#endif
+
 #if K_WIDE
 #define K_CTZ(b)      ctz128(b)
 #define K_POPCOUNT(b) popcount128(b)
@@ -58,6 +99,7 @@
 #endif
 
 #define K_INLINE static inline __attribute__((always_inline))
+#define K_MEN_NORTH(color) (K_ONE_WAY || (color) == DM_WHITE) /* men step north */
 #define K_ONE    ((K_BB)1)
 #define K_CELLS  (K_HALF * K_ROWS)
 #define K_NO_SQ  0xFF
@@ -74,21 +116,23 @@
 #define K_NOT_FIRST (K_ALL & ~K_EVERY_ROW(K_FIRST_BB))
 #define K_NOT_LAST  (K_ALL & ~K_EVERY_ROW(K_LAST_BB))
 
-/* The squares where a man may land jumping in direction d, given its
- * colour's row ok of ctx.man_ok: Frisian men jump every way. */
-#if K_ORTH
-#define K_MAN_OK(ok, d) ((void)(ok), K_ALL)
-#else
-#define K_MAN_OK(ok, d) ((ok)[d])
-#endif
+/* The directions (enum dir bits) of color's men's jumps, and of a
+ * parachutist's first jump; constants once color is. */
+#define K_FWD_DIRS(color)                                                                          \
+    (K_MEN_NORTH(color) ? DIRBIT(DIR_NE) | DIRBIT(DIR_NW) : DIRBIT(DIR_SE) | DIRBIT(DIR_SW))
+#define K_MAN_DIRS(color)  (K_ORTH ? DIRS_ALL : K_MEN_BACK ? DIRS_DIAG : K_FWD_DIRS(color))
+#define K_PARA_DIRS(color) (DIRS_DIAG & ~K_FWD_DIRS(color))
 
 /* Precedences under which a capture of two pieces beats any of one: most
  * pieces, or most value (two men, 200, beat a king, 199). */
 #define K_LONGER_WINS (PREC_QUANTITY | PREC_VALUE)
 
 /* Two routes with the same from, to and captured set need a loop: four
- * diagonal jumps at least, three once orthogonal ones mix in (a triangle). */
-#if K_ORTH
+ * diagonal jumps at least, three once orthogonal ones mix in (a triangle).
+ * A king that removes pieces at once and lands right behind them may turn
+ * back: two jumps (over X, then over Y) still never end next to X, so two
+ * routes of two jumps never meet, but three may. */
+#if K_ORTH || K_IMMEDIATE
 #define K_DUP_MIN 3
 #else
 #define K_DUP_MIN 4
@@ -98,6 +142,9 @@
 struct kb_pos {
     K_BB side_bb[2];       /* each colour's pieces                          */
     K_BB kings_bb;         /* the kings of both                             */
+#if K_PARAS
+    K_BB paras_bb;         /* the parachutists of both                      */
+#endif
     uint8_t king_sq[2];    /* Frisian: the king of the last quiet moves     */
     uint8_t king_moves[2]; /*   and how many in a row (0: none)             */
 };
@@ -120,8 +167,10 @@ struct kb_list {
 /* What stays fixed during one kernel call: the rules, read once. */
 struct kb_ctx {
     K_BB promo_bb[2];        /* each colour's promotion squares          */
-    K_BB man_ok[2][K_NDIRS]; /* all squares if that colour's men jump in
-                              * direction d, else none                   */
+#if K_PARAS
+    K_BB para_prey_bb[2];    /* where the piece a parachutist jumps over
+                              * first must stand                         */
+#endif
     unsigned precedence;     /* enum precedence bits                     */
     uint8_t promotion;       /* enum promotion                           */
     uint8_t king_dirs;       /* enum dir bits                            */
@@ -136,11 +185,12 @@ struct kb_ctx {
 struct kb_search {
     const struct kb_ctx *x;
     K_BB empty_bb;      /* empty squares, the mover's origin included        */
-    K_BB enemy_bb;      /* the opponent's pieces (taken ones stay: ghosts)   */
+    K_BB enemy_bb;      /* the opponent's pieces (taken ones stay: ghosts,
+                         * unless K_IMMEDIATE, where they count as empty)   */
     K_BB man_prey_bb;   /* those a man may take (Italian: no kings)          */
     K_BB kings_bb;      /* the position's kings                              */
     K_BB promo_bb;      /* the mover's promotion squares                     */
-    const K_BB *man_ok; /* the mover's colour's row of ctx.man_ok            */
+    int color;          /* the mover's                                       */
     bool king_captor;   /* the mover started as a king                       */
     bool crowned;       /* a man crowned on the way (continue as king)       */
     int from_sq;
@@ -333,26 +383,39 @@ static void kb_man_jumps(struct kb_search *s, int at_sq, K_BB lands_bb, K_BB cap
 static bool kb_king_extend(struct kb_search *s, K_BB at_bb, K_BB captured_bb, int n, int lastdir,
                            bool straight);
 
-/* The landing square of a man on at_bb jumping one of targets_bb in
- * direction d (a constant), or 0. */
-K_INLINE K_BB kb_man_land(const struct kb_search *s, K_BB at_bb, K_BB targets_bb, const int d)
+/* The landing squares of the jumps in direction d (a constant) of the
+ * pieces of men_bb over prey_bb onto open_bb, if dirs (a constant) has d. */
+K_INLINE K_BB kb_land(K_BB men_bb, K_BB prey_bb, K_BB open_bb, const unsigned dirs, const int d)
 {
-    return kb_step(kb_step(at_bb, d) & targets_bb, d) & s->empty_bb & K_MAN_OK(s->man_ok, d);
+    if (!(dirs & DIRBIT(d)))
+        return 0;
+    return kb_step(kb_step(men_bb, d) & prey_bb, d) & open_bb;
+}
+
+/* The landing squares of the jumps of the pieces of men_bb over prey_bb
+ * onto open_bb in the directions of dirs (a constant). */
+K_INLINE K_BB kb_lands(K_BB men_bb, K_BB prey_bb, K_BB open_bb, const unsigned dirs)
+{
+    return kb_land(men_bb, prey_bb, open_bb, dirs, DIR_NE) |
+           kb_land(men_bb, prey_bb, open_bb, dirs, DIR_NW) |
+           kb_land(men_bb, prey_bb, open_bb, dirs, DIR_SE) |
+           kb_land(men_bb, prey_bb, open_bb, dirs, DIR_SW) |
+           kb_land(men_bb, prey_bb, open_bb, dirs, DIR_N) |
+           kb_land(men_bb, prey_bb, open_bb, dirs, DIR_S) |
+           kb_land(men_bb, prey_bb, open_bb, dirs, DIR_E) |
+           kb_land(men_bb, prey_bb, open_bb, dirs, DIR_W);
 }
 
 /* The landing squares of every jump of a man on at_bb, after jumps that
  * took captured_bb.  Straight back is never one: the piece just taken is
- * still there. */
+ * still there, or (K_IMMEDIATE) gone, so not a piece to take. */
 K_INLINE K_BB kb_man_lands(const struct kb_search *s, K_BB at_bb, K_BB captured_bb)
 {
     K_BB targets = s->man_prey_bb & ~captured_bb;
-    K_BB lands = kb_man_land(s, at_bb, targets, DIR_NE) | kb_man_land(s, at_bb, targets, DIR_NW) |
-                 kb_man_land(s, at_bb, targets, DIR_SE) | kb_man_land(s, at_bb, targets, DIR_SW);
-#if K_ORTH
-    lands |= kb_man_land(s, at_bb, targets, DIR_N) | kb_man_land(s, at_bb, targets, DIR_S) |
-             kb_man_land(s, at_bb, targets, DIR_E) | kb_man_land(s, at_bb, targets, DIR_W);
-#endif
-    return lands;
+    K_BB open = K_IMMEDIATE ? s->empty_bb | captured_bb : s->empty_bb;
+    if (K_MEN_NORTH(s->color))
+        return kb_lands(at_bb, targets, open, K_MAN_DIRS(DM_WHITE));
+    return kb_lands(at_bb, targets, open, K_MAN_DIRS(DM_BLACK));
 }
 
 /* Whether a man on at_bb can jump again; if so, every such jump is made.
@@ -405,24 +468,26 @@ static void kb_man_jumps(struct kb_search *s, int at_sq, K_BB lands_bb, K_BB cap
 /* Jump n of a king from at_bb in direction d (a constant), if there is one:
  * the first enemy piece along the line, with an empty square behind it.  A
  * flying king goes on from every landing square; if none lets it, the
- * sequence ends on each of them (Killer: only right behind a captured king). */
+ * sequence ends on each of them (Killer: only right behind a captured king).
+ * With K_IMMEDIATE the pieces taken are gone: their squares are empty. */
 K_INLINE bool kb_king_try(struct kb_search *s, K_BB at_bb, K_BB captured_bb, int n, const int d)
 {
+    K_BB open = K_IMMEDIATE ? s->empty_bb | captured_bb : s->empty_bb;
     K_BB over = kb_step(at_bb, d);
 #if K_FLYING
-    while (over & s->empty_bb)
+    while (over & open)
         over = kb_step(over, d);
 #endif
     over &= s->enemy_bb & ~captured_bb;
     if (!over)
         return false;
-    K_BB land = kb_step(over, d) & s->empty_bb;
+    K_BB land = kb_step(over, d) & open;
     if (!land)
         return false;
     s->over_sq[n] = (uint8_t)K_CTZ(over);
     captured_bb |= over;
     bool went_on = false;
-#if K_FLYING
+#if K_FLYING && !K_LAND_ADJACENT
     bool first = true;
     for (K_BB l = land; l; l = kb_step(l, d) & s->empty_bb) {
         s->land_sq[n] = (uint8_t)K_CTZ(l);
@@ -448,7 +513,8 @@ K_INLINE bool kb_king_try(struct kb_search *s, K_BB at_bb, K_BB captured_bb, int
 }
 
 /* Every jump n of a king from at_bb: never straight back over the piece
- * just taken, and straight on only from the first landing square (straight
+ * just taken (a ghost blocks it; K_IMMEDIATE: it is gone, and the king may
+ * turn back), and straight on only from the first landing square (straight
  * is false for the others: the same line, the same next piece). */
 static bool kb_king_extend(struct kb_search *s, K_BB at_bb, K_BB captured_bb, int n, int lastdir,
                            bool straight)
@@ -457,7 +523,8 @@ static bool kb_king_extend(struct kb_search *s, K_BB at_bb, K_BB captured_bb, in
         return false;
     unsigned dirs = s->x->king_dirs;
     if (lastdir >= 0) {
-        dirs &= ~DIRBIT(dir_opposite[lastdir]);
+        if (!K_IMMEDIATE)
+            dirs &= ~DIRBIT(dir_opposite[lastdir]);
         if (!straight)
             dirs &= ~DIRBIT(lastdir);
     }
@@ -483,26 +550,69 @@ static bool kb_king_extend(struct kb_search *s, K_BB at_bb, K_BB captured_bb, in
     return any;
 }
 
-/* The men of men_bb that can jump one of targets_bb: a target one step away
- * and an empty square behind it, in a direction ok_bb allows. */
-K_INLINE K_BB kb_jumpers(K_BB men_bb, K_BB targets_bb, K_BB empty_bb, const K_BB *ok_bb)
+/* The jumper of direction d (a constant), if dirs (a constant) has d. */
+K_INLINE K_BB kb_jumper(K_BB targets_bb, K_BB empty_bb, const unsigned dirs, const int d)
 {
-    K_BB from = kb_step(targets_bb & kb_step(empty_bb & K_MAN_OK(ok_bb, DIR_NE), DIR_SW), DIR_SW) |
-                kb_step(targets_bb & kb_step(empty_bb & K_MAN_OK(ok_bb, DIR_NW), DIR_SE), DIR_SE) |
-                kb_step(targets_bb & kb_step(empty_bb & K_MAN_OK(ok_bb, DIR_SE), DIR_NW), DIR_NW) |
-                kb_step(targets_bb & kb_step(empty_bb & K_MAN_OK(ok_bb, DIR_SW), DIR_NE), DIR_NE);
-#if K_ORTH
-    from |= kb_step(targets_bb & kb_step(empty_bb & K_MAN_OK(ok_bb, DIR_N), DIR_S), DIR_S) |
-            kb_step(targets_bb & kb_step(empty_bb & K_MAN_OK(ok_bb, DIR_S), DIR_N), DIR_N) |
-            kb_step(targets_bb & kb_step(empty_bb & K_MAN_OK(ok_bb, DIR_E), DIR_W), DIR_W) |
-            kb_step(targets_bb & kb_step(empty_bb & K_MAN_OK(ok_bb, DIR_W), DIR_E), DIR_E);
-#endif
+    if (!(dirs & DIRBIT(d)))
+        return 0;
+    int back = kb_opposite(d);
+    return kb_step(targets_bb & kb_step(empty_bb, back), back);
+}
+
+/* The men of men_bb that can jump one of targets_bb: a target one step away
+ * and an empty square behind it, in a direction of dirs (a constant). */
+K_INLINE K_BB kb_jumpers(K_BB men_bb, K_BB targets_bb, K_BB empty_bb, const unsigned dirs)
+{
+    K_BB from = kb_jumper(targets_bb, empty_bb, dirs, DIR_NE) |
+                kb_jumper(targets_bb, empty_bb, dirs, DIR_NW) |
+                kb_jumper(targets_bb, empty_bb, dirs, DIR_SE) |
+                kb_jumper(targets_bb, empty_bb, dirs, DIR_SW) |
+                kb_jumper(targets_bb, empty_bb, dirs, DIR_N) |
+                kb_jumper(targets_bb, empty_bb, dirs, DIR_S) |
+                kb_jumper(targets_bb, empty_bb, dirs, DIR_E) |
+                kb_jumper(targets_bb, empty_bb, dirs, DIR_W);
     return from & men_bb;
 }
 
-/* Searches every capture of color's men in jumpers_bb and of its kings;
- * the sequences go where s sends them. */
-static void kb_captures(struct kb_search *s, const struct kb_pos *p, int color, K_BB jumpers_bb)
+/* The landing squares of the first jumps of color's parachutists on
+ * paras_bb over prey_bb: only a piece on the colour's para_prey_bb, only
+ * backwards for the colour (2.8: down from the enemy's first row). */
+K_INLINE K_BB kb_para_lands(const struct kb_ctx *x, K_BB paras_bb, K_BB prey_bb, K_BB empty_bb,
+                            int color)
+{
+#if K_PARAS
+    prey_bb &= x->para_prey_bb[color];
+    if (color == DM_WHITE)
+        return kb_lands(paras_bb, prey_bb, empty_bb, K_PARA_DIRS(DM_WHITE));
+    return kb_lands(paras_bb, prey_bb, empty_bb, K_PARA_DIRS(DM_BLACK));
+#else
+    (void)x, (void)paras_bb, (void)prey_bb, (void)empty_bb, (void)color;
+    return 0;
+#endif
+}
+
+/* The parachutists of color (none unless K_PARAS). */
+K_INLINE K_BB kb_paras(const struct kb_pos *p, int color)
+{
+#if K_PARAS
+    return p->side_bb[color] & p->paras_bb;
+#else
+    (void)p, (void)color;
+    return 0;
+#endif
+}
+
+/* The men of color: not its kings, nor its parachutists, which never step
+ * and make their first jump their own way. */
+K_INLINE K_BB kb_men(const struct kb_pos *p, int color)
+{
+    return p->side_bb[color] & ~p->kings_bb & ~kb_paras(p, color);
+}
+
+/* Searches every capture of color's men and parachutists in jumpers_bb and
+ * of its kings in kings_bb; the sequences go where s sends them. */
+static void kb_captures(struct kb_search *s, const struct kb_pos *p, int color, K_BB jumpers_bb,
+                        K_BB kings_bb)
 {
     const struct kb_ctx *x = s->x;
     K_BB empty = K_ALL & ~(p->side_bb[0] | p->side_bb[1]);
@@ -510,17 +620,20 @@ static void kb_captures(struct kb_search *s, const struct kb_pos *p, int color, 
     s->man_prey_bb = x->spares ? s->enemy_bb & ~p->kings_bb : s->enemy_bb;
     s->kings_bb = p->kings_bb;
     s->promo_bb = x->promo_bb[color];
-    s->man_ok = x->man_ok[color];
+    s->color = color;
     s->crowned = false;
     s->king_captor = false;
+    K_BB paras = kb_paras(p, color);
     for (K_BB b = jumpers_bb; b; b &= b - 1) {
         K_BB from = b & -b;
         s->from_sq = K_CTZ(b);
         s->empty_bb = empty | from; /* its start square counts as empty */
-        kb_man_jumps(s, s->from_sq, kb_man_lands(s, from, 0), 0, 0);
+        K_BB lands = from & paras ? kb_para_lands(x, from, s->man_prey_bb, s->empty_bb, color)
+                                  : kb_man_lands(s, from, 0);
+        kb_man_jumps(s, s->from_sq, lands, 0, 0);
     }
     s->king_captor = true;
-    for (K_BB b = p->side_bb[color] & p->kings_bb; b; b &= b - 1) {
+    for (K_BB b = kings_bb; b; b &= b - 1) {
         K_BB from = b & -b;
         s->from_sq = K_CTZ(b);
         s->empty_bb = empty | from;
@@ -581,8 +694,8 @@ static void kb_gen_quiet(const struct kb_ctx *x, const struct kb_pos *p, struct 
                          int color)
 {
     K_BB empty = K_ALL & ~(p->side_bb[0] | p->side_bb[1]);
-    K_BB men = p->side_bb[color] & ~p->kings_bb;
-    if (color == DM_WHITE) {
+    K_BB men = kb_men(p, color);
+    if (K_MEN_NORTH(color)) {
         kb_men_steps(l, men, empty, x->promo_bb[color], DIR_NE);
         kb_men_steps(l, men, empty, x->promo_bb[color], DIR_NW);
     } else {
@@ -598,23 +711,20 @@ static void kb_gen_quiet(const struct kb_ctx *x, const struct kb_pos *p, struct 
     }
 }
 
-/* The men of color that can capture (kings are searched separately). */
+/* The men and parachutists of color that can capture (kings are searched
+ * separately). */
 K_INLINE K_BB kb_man_jumpers(const struct kb_ctx *x, const struct kb_pos *p, int color)
 {
     K_BB empty = K_ALL & ~(p->side_bb[0] | p->side_bb[1]);
-    K_BB men = p->side_bb[color] & ~p->kings_bb;
     K_BB targets = p->side_bb[color ^ 1];
     if (x->spares)
         targets &= ~p->kings_bb;
-    return kb_jumpers(men, targets, empty, x->man_ok[color]);
-}
-
-/* The landing squares of the single jumps of men_bb over prey_bb in
- * direction d (a constant). */
-K_INLINE K_BB kb_single_lands(K_BB men_bb, K_BB prey_bb, K_BB empty_bb, const K_BB *ok_bb,
-                              const int d)
-{
-    return kb_step(kb_step(men_bb, d) & prey_bb, d) & empty_bb & K_MAN_OK(ok_bb, d);
+    K_BB from = kb_jumpers(kb_men(p, color), targets, empty, K_MAN_DIRS(color));
+#if K_PARAS
+    from |= kb_jumpers(kb_paras(p, color), targets & x->para_prey_bb[color], empty,
+                       K_PARA_DIRS(color));
+#endif
+    return from;
 }
 
 /* The shortcut for the usual capture, when color has no king: most jumps of
@@ -626,22 +736,28 @@ K_INLINE K_BB kb_single_lands(K_BB men_bb, K_BB prey_bb, K_BB empty_bb, const K_
  * captures, by direction in lands_bb.  Returns false when the shortcut does
  * not hold: a man crowned on the way goes on as a king, or a jump goes on
  * and the precedence would have to weigh single captures against it.
- * *kings_only tells that single captures of a king take precedence. */
-K_INLINE bool kb_singles(const struct kb_ctx *x, const struct kb_pos *p, int color,
+ * *kings_only tells that single captures of a king take precedence.
+ * A parachutist's first jump is one more single capture: it goes on as a
+ * man, and the same test holds (straight back it would land on its own
+ * square). */
+K_INLINE bool kb_singles(const struct kb_ctx *x, const struct kb_pos *p, const int color,
                          K_BB lands_bb[K_NDIRS], K_BB *deep_bb, bool *kings_only)
 {
     K_BB empty = K_ALL & ~(p->side_bb[0] | p->side_bb[1]);
-    K_BB men = p->side_bb[color] & ~p->kings_bb;
+    K_BB men = kb_men(p, color);
     K_BB prey = p->side_bb[color ^ 1];
     if (x->spares)
         prey &= ~p->kings_bb;
-    const K_BB *ok = x->man_ok[color];
     K_BB all = 0, deep = 0;
     for (int d = 0; d < K_NDIRS; d++) {
-        lands_bb[d] = kb_single_lands(men, prey, empty, ok, d);
+        lands_bb[d] = kb_land(men, prey, empty, K_MAN_DIRS(color), d);
+#if K_PARAS
+        lands_bb[d] |= kb_land(kb_paras(p, color), prey & x->para_prey_bb[color], empty,
+                               K_PARA_DIRS(color), d);
+#endif
         all |= lands_bb[d];
     }
-    K_BB again = all & kb_jumpers(K_ALL, prey, empty, ok);
+    K_BB again = all & kb_jumpers(K_ALL, prey, empty, K_MAN_DIRS(color));
     K_BB promo = all & x->promo_bb[color];
     if (promo) {
         if (x->promotion == PROMOTE_CONTINUE_AS_KING)
@@ -682,14 +798,13 @@ static void kb_search_men(const struct kb_ctx *x, const struct kb_pos *p, struct
     s.x = x;
     s.list = l;
     s.sink = NULL;
-    kb_captures(&s, p, color, jumpers_bb);
+    kb_captures(&s, p, color, jumpers_bb, 0);
 }
 
 /* The number of captures of color, which has no king; 0 if the shortcut
  * does not hold.  With majority capture a sequence that goes on beats
  * every single capture. */
-static __attribute__((noinline)) int kb_count_singles(const struct kb_ctx *x,
-                                                      const struct kb_pos *p, int color)
+K_INLINE int kb_count_singles_of(const struct kb_ctx *x, const struct kb_pos *p, const int color)
 {
     K_BB lands[K_NDIRS], deep;
     bool kings_only;
@@ -714,10 +829,19 @@ static __attribute__((noinline)) int kb_count_singles(const struct kb_ctx *x,
     return n;
 }
 
+/* The same, out of line (one copy per colour, each with its directions). */
+static __attribute__((noinline)) int kb_count_singles(const struct kb_ctx *x,
+                                                      const struct kb_pos *p, int color)
+{
+    if (color == DM_WHITE)
+        return kb_count_singles_of(x, p, DM_WHITE);
+    return kb_count_singles_of(x, p, DM_BLACK);
+}
+
 /* The captures of color, which has no king, into l by the shortcut above;
  * false (l untouched) when it does not hold. */
-static bool kb_gen_singles(const struct kb_ctx *x, const struct kb_pos *p, struct kb_list *l,
-                           int color)
+K_INLINE bool kb_gen_singles_of(const struct kb_ctx *x, const struct kb_pos *p, struct kb_list *l,
+                                const int color)
 {
     K_BB lands[K_NDIRS], deep;
     bool kings_only;
@@ -745,6 +869,90 @@ static bool kb_gen_singles(const struct kb_ctx *x, const struct kb_pos *p, struc
     return true;
 }
 
+static bool kb_gen_singles(const struct kb_ctx *x, const struct kb_pos *p, struct kb_list *l,
+                           int color)
+{
+    if (color == DM_WHITE)
+        return kb_gen_singles_of(x, p, l, DM_WHITE);
+    return kb_gen_singles_of(x, p, l, DM_BLACK);
+}
+
+/* The bits of b moved k steps in direction d (constants), unmasked: the
+ * caller masks.  A move past the width of the set leaves nothing. */
+K_INLINE K_BB kb_shift(K_BB b, const int d, const int k)
+{
+    int delta = k * kb_delta(d), width = (int)sizeof(K_BB) * 8;
+    if (delta >= width || -delta >= width)
+        return 0;
+    return delta > 0 ? b << delta : b >> -delta;
+}
+
+/* The squares the kings of kings_bb reach in direction d (a constant).
+ * Flying kings: an occluded fill (Kogge-Stone), steps of 1, 2, 4 (and 8)
+ * squares through the squares a step may enter, so no loop and no branch;
+ * the longest line has K_ROWS - 1 squares. */
+K_INLINE K_BB kb_reach(K_BB kings_bb, K_BB empty_bb, const int d)
+{
+#if K_FLYING
+    K_BB gen = kings_bb, pro = empty_bb & kb_step(K_ALL, d);
+    gen |= pro & kb_shift(gen, d, 1);
+    pro &= kb_shift(pro, d, 1);
+    gen |= pro & kb_shift(gen, d, 2);
+    pro &= kb_shift(pro, d, 2);
+    gen |= pro & kb_shift(gen, d, 4);
+#if K_ROWS > 8
+    pro &= kb_shift(pro, d, 4);
+    gen |= pro & kb_shift(gen, d, 8);
+#endif
+    return gen & ~kings_bb;
+#else
+    return kb_step(kings_bb, d) & empty_bb;
+#endif
+}
+
+/* The landing squares right behind the pieces of prey_bb that the kings
+ * of kings_bb, whose lines in direction d (a constant) reach reach_bb, meet
+ * first, if empty. */
+K_INLINE K_BB kb_king_hits(K_BB kings_bb, K_BB reach_bb, K_BB empty_bb, K_BB prey_bb,
+                           const int d)
+{
+    K_BB line = K_FLYING ? kings_bb | reach_bb : kings_bb;
+    return kb_step(kb_step(line, d) & prey_bb, d) & empty_bb;
+}
+
+/* The kings of color to search for captures: all of them if one can
+ * capture, else none; one test on the whole board, so that the usual
+ * position, whose kings cannot take, needs no search.  When a king's
+ * capture beats any man's (the first precedence is the captor's), the men's
+ * jumpers are dropped then.  reach_bb gets the squares the kings reach in
+ * each diagonal direction, for the quiet moves (every king moves and
+ * captures diagonally: kernel_for). */
+K_INLINE K_BB kb_capturing_kings(const struct kb_ctx *x, const struct kb_pos *p, int color,
+                                 K_BB *jumpers_bb, K_BB reach_bb[4])
+{
+    K_BB kings = p->side_bb[color] & p->kings_bb;
+    if (!kings) {
+        reach_bb[0] = reach_bb[1] = reach_bb[2] = reach_bb[3] = 0;
+        return 0;
+    }
+    K_BB empty = K_ALL & ~(p->side_bb[0] | p->side_bb[1]);
+    K_BB prey = p->side_bb[color ^ 1], hits = 0;
+    for (int d = 0; d < 4; d++) {
+        reach_bb[d] = kb_reach(kings, empty, d);
+        hits |= kb_king_hits(kings, reach_bb[d], empty, prey, d);
+    }
+#if K_ORTH
+    if (x->king_dirs & DIRS_ORTH)
+        for (int d = DIR_N; d <= DIR_W; d++)
+            hits |= kb_king_hits(kings, kb_reach(kings, empty, d), empty, prey, d);
+#endif
+    if (!hits)
+        return 0;
+    if ((x->precedence & PREC_WITH_KING) && !(x->precedence & K_LONGER_WINS))
+        *jumpers_bb = 0;
+    return kings;
+}
+
 /* Fills l with the legal moves of color in lean form. */
 K_INLINE void kb_gen(const struct kb_ctx *x, const struct kb_pos *p, struct kb_list *l,
                      const int color)
@@ -753,8 +961,8 @@ K_INLINE void kb_gen(const struct kb_ctx *x, const struct kb_pos *p, struct kb_l
     l->best = 0;
     if (x->first_king_ends && p->kings_bb)
         return; /* Breakthrough: the game is over */
-    K_BB jumpers = kb_man_jumpers(x, p, color);
-    K_BB kings = p->side_bb[color] & p->kings_bb;
+    K_BB jumpers = kb_man_jumpers(x, p, color), reach[4];
+    K_BB kings = kb_capturing_kings(x, p, color, &jumpers, reach);
     if (jumpers && !kings && kb_gen_singles(x, p, l, color))
         return;
     if (jumpers | kings) {
@@ -762,7 +970,7 @@ K_INLINE void kb_gen(const struct kb_ctx *x, const struct kb_pos *p, struct kb_l
         s.x = x;
         s.list = l;
         s.sink = NULL;
-        kb_captures(&s, p, color, jumpers);
+        kb_captures(&s, p, color, jumpers, kings);
         if (l->count)
             return;
     }
@@ -771,8 +979,9 @@ K_INLINE void kb_gen(const struct kb_ctx *x, const struct kb_pos *p, struct kb_l
 
 /* The number of captures, or 0 when there is none; kept out of line so that
  * the quiet count needs no list on the stack. */
-static __attribute__((noinline)) int
-kb_count_captures(const struct kb_ctx *x, const struct kb_pos *p, int color, K_BB jumpers_bb)
+static __attribute__((noinline)) int kb_count_captures(const struct kb_ctx *x,
+                                                       const struct kb_pos *p, int color,
+                                                       K_BB jumpers_bb, K_BB kings_bb)
 {
     struct kb_list l;
     struct kb_search s;
@@ -781,21 +990,8 @@ kb_count_captures(const struct kb_ctx *x, const struct kb_pos *p, int color, K_B
     s.x = x;
     s.list = &l;
     s.sink = NULL;
-    kb_captures(&s, p, color, jumpers_bb);
+    kb_captures(&s, p, color, jumpers_bb, kings_bb);
     return l.count;
-}
-
-/* The squares the kings of kings_bb reach in direction d (a constant). */
-K_INLINE K_BB kb_reach(K_BB kings_bb, K_BB empty_bb, const int d)
-{
-#if K_FLYING
-    K_BB reach = 0;
-    for (K_BB b = kb_step(kings_bb, d) & empty_bb; b; b = kb_step(b, d) & empty_bb)
-        reach |= b;
-    return reach;
-#else
-    return kb_step(kings_bb, d) & empty_bb;
-#endif
 }
 
 /* The number of legal moves of color: captures searched only when one is
@@ -805,19 +1001,20 @@ K_INLINE uint64_t kb_count(const struct kb_ctx *x, const struct kb_pos *p, const
     if (x->first_king_ends && p->kings_bb)
         return 0;
     K_BB kings = p->side_bb[color] & p->kings_bb;
-    K_BB jumpers = kb_man_jumpers(x, p, color);
-    if (jumpers | kings) {
-        int n = jumpers && !kings ? kb_count_singles(x, p, color) : 0;
+    K_BB jumpers = kb_man_jumpers(x, p, color), reach[4];
+    K_BB takers = kb_capturing_kings(x, p, color, &jumpers, reach);
+    if (jumpers | takers) {
+        int n = jumpers && !takers ? kb_count_singles(x, p, color) : 0;
         if (n)
             return (uint64_t)n;
-        n = kb_count_captures(x, p, color, jumpers);
+        n = kb_count_captures(x, p, color, jumpers, takers);
         if (n)
             return (uint64_t)n;
     }
     K_BB empty = K_ALL & ~(p->side_bb[0] | p->side_bb[1]);
-    K_BB men = p->side_bb[color] & ~p->kings_bb;
+    K_BB men = kb_men(p, color);
     uint64_t n;
-    if (color == DM_WHITE)
+    if (K_MEN_NORTH(color))
         n = (uint64_t)(K_POPCOUNT(kb_step(men, DIR_NE) & empty) +
                        K_POPCOUNT(kb_step(men, DIR_NW) & empty));
     else
@@ -826,11 +1023,12 @@ K_INLINE uint64_t kb_count(const struct kb_ctx *x, const struct kb_pos *p, const
     if (kings) {
         /* The rays of two kings in one direction never overlap: the one
          * behind stops at the other.  Rays in different directions may. */
-        kings = kb_free_kings(x, p, color);
-        n += (uint64_t)(K_POPCOUNT(kb_reach(kings, empty, DIR_NE)) +
-                        K_POPCOUNT(kb_reach(kings, empty, DIR_NW)) +
-                        K_POPCOUNT(kb_reach(kings, empty, DIR_SE)) +
-                        K_POPCOUNT(kb_reach(kings, empty, DIR_SW)));
+        K_BB free = kb_free_kings(x, p, color);
+        if (free != kings)
+            for (int d = 0; d < 4; d++)
+                reach[d] = kb_reach(free, empty, d);
+        n += (uint64_t)(K_POPCOUNT(reach[DIR_NE]) + K_POPCOUNT(reach[DIR_NW]) +
+                        K_POPCOUNT(reach[DIR_SE]) + K_POPCOUNT(reach[DIR_SW]));
     }
     return n;
 }
@@ -849,6 +1047,9 @@ K_INLINE void kb_make(const struct kb_ctx *x, const struct kb_pos *p, const stru
     else if (m->promotes)
         kings |= to;
     c->kings_bb = kings;
+#if K_PARAS
+    c->paras_bb = p->paras_bb & ~(m->captured_bb | from); /* it lands as a man */
+#endif
     c->king_sq[0] = p->king_sq[0];
     c->king_sq[1] = p->king_sq[1];
     c->king_moves[0] = p->king_moves[0];
@@ -919,14 +1120,18 @@ static void kb_load(const struct kernel_rules *r, const dm_position *pos, unsign
     p->side_bb[DM_WHITE] = kb_bb_of(pos->white & cells, mirrored);
     p->side_bb[DM_BLACK] = kb_bb_of(pos->black & cells, mirrored);
     p->kings_bb = kb_bb_of(pos->kings & cells, mirrored);
+#if K_PARAS
+    p->paras_bb = kb_bb_of(pos->paras & cells, mirrored);
+#endif
     for (int color = 0; color < 2; color++) {
         int cell = pos->king_cell[color];
         bool counted = cell < K_CELLS && pos->king_moves[color] > 0;
         p->king_sq[color] = counted ? (uint8_t)kb_sq_of_cell(cell, mirrored) : K_NO_SQ;
         p->king_moves[color] = counted ? pos->king_moves[color] : 0;
         x->promo_bb[color] = kb_bb_of(r->promo_cells[color], mirrored);
-        for (int d = 0; d < K_NDIRS; d++)
-            x->man_ok[color][d] = (r->man_jump_dirs[color] & DIRBIT(d)) ? K_ALL : 0;
+#if K_PARAS
+        x->para_prey_bb[color] = kb_bb_of(r->para_cells[color], mirrored);
+#endif
     }
     x->precedence = r->precedence;
     x->promotion = r->promotion;
@@ -994,11 +1199,11 @@ static void kb_full_quiet(const struct kb_ctx *x, const struct kb_pos *p, dm_bit
         int cell = ctz128(b);
         K_BB from = K_ONE << kb_sq_of_cell(cell, x->mirrored);
         bool king = (p->kings_bb & from) != 0;
-        if (king && !(free_kings & from))
-            continue;
+        if ((king && !(free_kings & from)) || (kb_paras(p, color) & from))
+            continue; /* a parachutist only ever captures */
         for (int d = 0; d < 4; d++) {
-            bool forward =
-                color == DM_WHITE ? d == DIR_NE || d == DIR_NW : d == DIR_SE || d == DIR_SW;
+            bool north = d == DIR_NE || d == DIR_NW;
+            bool forward = K_MEN_NORTH(color) ? north : !north;
             if (!king && !forward)
                 continue;
             int kd = x->mirrored ? mirror[d] : d;
@@ -1033,7 +1238,7 @@ int K_NAME(generate)(const struct kernel_rules *r, const dm_position *pos, dm_mo
         s.x = &x;
         s.list = NULL;
         s.sink = &sink;
-        kb_captures(&s, &p, color, jumpers);
+        kb_captures(&s, &p, color, jumpers, p.side_bb[color] & p.kings_bb);
         /* The same order as the reference generator, so that whoever walks
          * the list meets the moves as before (insertion: few captures). */
         for (int i = 1; i < list->count; i++) {

@@ -4,9 +4,10 @@
  *
  * kernel.c reads a variant record once per call into a struct kernel_rules
  * (plain masks and switches); each k_*.c file is kernel_body.h compiled for
- * one board size and king range, and exports a generate and a perft entry
- * named after it.  Nothing here is public: dm_generate and dm_perft reach the
- * kernels through kernel.h.
+ * one board size, king range, set of men's jump directions and special rule,
+ * which kernel.c matches against the record's fields, and exports a generate
+ * and a perft entry named after it.  Nothing here is public: dm_generate and
+ * dm_perft reach the kernels through kernel.h.
  */
 #ifndef DM_RULES_KERNEL_IMPL_H
 #define DM_RULES_KERNEL_IMPL_H
@@ -18,7 +19,6 @@
 
 /* The rules a kernel reads, for one variant. */
 struct kernel_rules {
-    uint8_t man_jump_dirs[2]; /* per colour, enum dir bits                   */
     uint8_t king_jump_dirs;   /* enum dir bits                               */
     uint8_t promotion;        /* enum promotion                              */
     unsigned precedence;      /* enum precedence bits                        */
@@ -28,6 +28,8 @@ struct kernel_rules {
     bool king_limit;          /* Frisian same-king limit on quiet moves      */
     bool mirrored;            /* M8: cells map onto the D8 layout mirrored   */
     dm_bits promo_cells[2];   /* where each colour's men are crowned         */
+    dm_bits para_cells[2];    /* where the piece a parachutist jumps over first
+                               * must stand                                   */
 };
 
 /* One compiled kernel: the entry points of a k_*.c file. */
@@ -37,8 +39,12 @@ struct kernel_rules {
     uint64_t name##_perft(const struct kernel_rules *r, const dm_position *pos, int depth,         \
                           unsigned flags)
 
-KERNEL_DECLARE(k_d8_short); /* 8x8, short kings: English, Italian, ...          */
-KERNEL_DECLARE(k_d8_fly);   /* 8x8, flying kings: Russian, Brazilian, Czech, ... */
+KERNEL_DECLARE(k_d8_short);        /* 8x8, short kings: English, Italian, ...       */
+KERNEL_DECLARE(k_d8_fly);          /* 8x8, flying kings: Russian, Brazilian, ...    */
+KERNEL_DECLARE(k_d8_fly_fwd);      /* the same, men take forwards: Czech, Spanish   */
+KERNEL_DECLARE(k_d8_fly_adjacent); /* 8x8, kings land behind, pieces leave: Thai    */
+KERNEL_DECLARE(k_d8_fly_one_way);  /* 8x8, both colours' men go north: One Way      */
+KERNEL_DECLARE(k_d8_fly_paras);    /* 8x8, with parachutists: Parachute             */
 KERNEL_DECLARE(k_d10_fly);  /* 10x10, flying kings: International, Killer, ...   */
 KERNEL_DECLARE(k_d10_orth); /* 10x10, flying kings, orthogonal captures: Frisian */
 KERNEL_DECLARE(k_d12_fly);  /* 12x12, flying kings: Canadian                     */

@@ -95,6 +95,7 @@ struct kf_list {
     struct kf_move moves[DM_MAX_MOVES];
 };
 
+/* A position as the kernel keeps it: bit i of a word is cell i. */
 struct kf_pos {
     uint64_t pieces_bb[2]; /* per colour */
     uint64_t kings_bb;     /* both colours */
@@ -377,27 +378,27 @@ static bool kf_extend(struct kf_search *s, int at_sq, bool king, int lastdir, bo
 }
 
 /* The men of colour c that have a first jump. */
-static inline uint64_t kf_man_jumpers(uint64_t men, uint64_t opp, uint64_t empty, int c)
+static inline uint64_t kf_man_jumpers(uint64_t men_bb, uint64_t opp_bb, uint64_t empty_bb, int c)
 {
-    uint64_t jumpers = 0;
+    uint64_t jumpers_bb = 0;
 #pragma GCC unroll 8
     for (int d = 0; d < DIR_COUNT; d++)
         if (KF_OF(c, KF_MAN_JUMPS) & DIRBIT(d))
-            jumpers |= kf_shift(kf_shift(empty, kf_opposite(d)) & opp, kf_opposite(d));
-    return jumpers & men;
+            jumpers_bb |= kf_shift(kf_shift(empty_bb, kf_opposite(d)) & opp_bb, kf_opposite(d));
+    return jumpers_bb & men_bb;
 }
 
 /* The men that may start a capture (4.4: not from a far row that sticks). */
 static inline uint64_t kf_capturing_men(const struct kf_pos *p, const struct kf_ctx *ctx, int c)
 {
-    uint64_t men = p->pieces_bb[c] & ~p->kings_bb;
+    uint64_t men_bb = p->pieces_bb[c] & ~p->kings_bb;
     if (KF_FAR_ROW == FAR_ROW_STUCK)
-        men &= ~ctx->far_bb[c];
-    return men;
+        men_bb &= ~ctx->far_bb[c];
+    return men_bb;
 }
 
 /* Whether the king on king_bb has a capture. */
-static inline bool kf_king_captures(uint64_t king_bb, uint64_t opp, uint64_t empty)
+static inline bool kf_king_captures(uint64_t king_bb, uint64_t opp_bb, uint64_t empty_bb)
 {
 #pragma GCC unroll 8
     for (int d = 0; d < DIR_COUNT; d++) {
@@ -405,9 +406,9 @@ static inline bool kf_king_captures(uint64_t king_bb, uint64_t opp, uint64_t emp
             continue;
         uint64_t t = kf_shift(king_bb, d);
         if (KF_FLYING)
-            while (t & empty)
+            while (t & empty_bb)
                 t = kf_shift(t, d);
-        if (kf_shift(t & opp, d) & empty)
+        if (kf_shift(t & opp_bb, d) & empty_bb)
             return true;
     }
     return false;
@@ -418,13 +419,13 @@ static inline bool kf_king_captures(uint64_t king_bb, uint64_t opp, uint64_t emp
 static inline bool kf_has_capture(const struct kf_pos *p, const struct kf_ctx *ctx)
 {
     int c = p->side;
-    uint64_t own = p->pieces_bb[c], opp = p->pieces_bb[c ^ 1];
-    uint64_t empty = KF_ALL & ~(own | opp);
-    if (kf_man_jumpers(kf_capturing_men(p, ctx, c), opp, empty, c))
+    uint64_t own_bb = p->pieces_bb[c], opp_bb = p->pieces_bb[c ^ 1];
+    uint64_t empty_bb = KF_ALL & ~(own_bb | opp_bb);
+    if (kf_man_jumpers(kf_capturing_men(p, ctx, c), opp_bb, empty_bb, c))
         return true;
     if (KF_KING_JUMPS)
-        for (uint64_t b = own & p->kings_bb; b; b &= b - 1)
-            if (kf_king_captures(b & -b, opp, empty))
+        for (uint64_t b = own_bb & p->kings_bb; b; b &= b - 1)
+            if (kf_king_captures(b & -b, opp_bb, empty_bb))
                 return true;
     return false;
 }
@@ -433,21 +434,21 @@ static inline bool kf_has_capture(const struct kf_pos *p, const struct kf_ctx *c
 static void kf_captures(const struct kf_pos *p, const struct kf_ctx *ctx, struct kf_search *s)
 {
     int c = p->side;
-    uint64_t own = p->pieces_bb[c], opp = p->pieces_bb[c ^ 1];
-    uint64_t empty = KF_ALL & ~(own | opp);
-    uint64_t starters = kf_man_jumpers(kf_capturing_men(p, ctx, c), opp, empty, c);
+    uint64_t own_bb = p->pieces_bb[c], opp_bb = p->pieces_bb[c ^ 1];
+    uint64_t empty_bb = KF_ALL & ~(own_bb | opp_bb);
+    uint64_t starters_bb = kf_man_jumpers(kf_capturing_men(p, ctx, c), opp_bb, empty_bb, c);
     if (KF_KING_JUMPS)
-        starters |= own & p->kings_bb;
-    s->start_opp_bb = opp;
+        starters_bb |= own_bb & p->kings_bb;
+    s->start_opp_bb = opp_bb;
     s->promo_bb = ctx->promo_bb[c];
     s->every_landing = ctx->every_landing;
     s->color = c;
-    for (uint64_t b = starters; b; b &= b - 1) {
+    for (uint64_t b = starters_bb; b; b &= b - 1) {
         int sq = ctz64(b);
         s->from_sq = sq;
         s->king_captor = ((p->kings_bb >> sq) & 1) != 0;
         /* its start counts as empty (0.3-2) */
-        kf_extend(s, sq, s->king_captor, -1, false, 0, opp, empty | (1ull << sq));
+        kf_extend(s, sq, s->king_captor, -1, false, 0, opp_bb, empty_bb | (1ull << sq));
     }
 }
 
@@ -461,19 +462,19 @@ static void kf_captures(const struct kf_pos *p, const struct kf_ctx *ctx, struct
 static inline uint64_t kf_count_straight(const struct kf_pos *p, const struct kf_ctx *ctx)
 {
     int c = p->side;
-    uint64_t own = p->pieces_bb[c], opp = p->pieces_bb[c ^ 1];
-    uint64_t empty = KF_ALL & ~(own | opp);
-    uint64_t men = kf_capturing_men(p, ctx, c);
+    uint64_t own_bb = p->pieces_bb[c], opp_bb = p->pieces_bb[c ^ 1];
+    uint64_t empty_bb = KF_ALL & ~(own_bb | opp_bb);
+    uint64_t men_bb = kf_capturing_men(p, ctx, c);
     uint64_t n = 0;
 #pragma GCC unroll 8
     for (int d = 0; d < DIR_COUNT; d++) {
         if (!(KF_OF(c, KF_MAN_JUMPS) & DIRBIT(d)))
             continue;
-        uint64_t t = kf_shift(kf_shift(men, d) & opp, d) & empty;
+        uint64_t t = kf_shift(kf_shift(men_bb, d) & opp_bb, d) & empty_bb;
         n += (uint64_t)popcount64(t);
         if (KF_OF(c, KF_MAN_LATER_JUMPS) & DIRBIT(d))
             while (t) {
-                t = kf_shift(kf_shift(t, d) & opp, d) & empty;
+                t = kf_shift(kf_shift(t, d) & opp_bb, d) & empty_bb;
                 n += (uint64_t)popcount64(t);
             }
     }
@@ -486,10 +487,10 @@ static inline uint64_t kf_count_straight(const struct kf_pos *p, const struct kf
  * row, unless it is free). */
 static inline uint64_t kf_stepping_men(const struct kf_pos *p, const struct kf_ctx *ctx, int c)
 {
-    uint64_t men = p->pieces_bb[c] & ~p->kings_bb;
+    uint64_t men_bb = p->pieces_bb[c] & ~p->kings_bb;
     if (KF_FAR_ROW != FAR_ROW_FREE)
-        men &= ~ctx->far_bb[c];
-    return men;
+        men_bb &= ~ctx->far_bb[c];
+    return men_bb;
 }
 
 /* Every quiet move of the side to move into lean, direction by direction
@@ -500,39 +501,39 @@ static inline uint64_t kf_stepping_men(const struct kf_pos *p, const struct kf_c
 static void kf_quiet(const struct kf_pos *p, const struct kf_ctx *ctx, struct kf_list *lean)
 {
     int c = p->side;
-    uint64_t own = p->pieces_bb[c];
-    uint64_t empty = KF_ALL & ~(own | p->pieces_bb[c ^ 1]);
-    uint64_t men = own & ~p->kings_bb, movers = kf_stepping_men(p, ctx, c);
-    uint64_t promo = ctx->promo_bb[c];
+    uint64_t own_bb = p->pieces_bb[c];
+    uint64_t empty_bb = KF_ALL & ~(own_bb | p->pieces_bb[c ^ 1]);
+    uint64_t men_bb = own_bb & ~p->kings_bb, movers_bb = kf_stepping_men(p, ctx, c);
+    uint64_t promo_bb = ctx->promo_bb[c];
 #pragma GCC unroll 8
     for (int d = 0; d < DIR_COUNT; d++) {
         if (!(KF_OF(c, KF_MAN_STEPS) & DIRBIT(d)))
             continue;
         if (KF_LINEAR) {
-            uint64_t run = empty;
-            for (int j = 1; (run = kf_shift(run, kf_opposite(d)) & men) != 0; j++)
-                for (uint64_t b = run & movers; b; b &= b - 1) {
+            uint64_t run_bb = empty_bb;
+            for (int j = 1; (run_bb = kf_shift(run_bb, kf_opposite(d)) & men_bb) != 0; j++)
+                for (uint64_t b = run_bb & movers_bb; b; b &= b - 1) {
                     int from_sq = ctz64(b), to_sq = from_sq + j * kf_delta(d);
                     kf_add_plain(lean, NULL, from_sq, to_sq,
-                                 ((promo >> to_sq) & 1) ? DM_MOVE_PROMOTES : 0);
+                                 ((promo_bb >> to_sq) & 1) ? DM_MOVE_PROMOTES : 0);
                 }
         } else {
-            for (uint64_t b = kf_shift(movers, d) & empty; b; b &= b - 1) {
+            for (uint64_t b = kf_shift(movers_bb, d) & empty_bb; b; b &= b - 1) {
                 int to_sq = ctz64(b);
                 kf_add_plain(lean, NULL, to_sq - kf_delta(d), to_sq,
-                             ((promo >> to_sq) & 1) ? DM_MOVE_PROMOTES : 0);
+                             ((promo_bb >> to_sq) & 1) ? DM_MOVE_PROMOTES : 0);
             }
         }
     }
     if (!KF_KING_STEPS)
         return;
-    for (uint64_t k = own & p->kings_bb; k; k &= k - 1) {
+    for (uint64_t k = own_bb & p->kings_bb; k; k &= k - 1) {
         int from_sq = ctz64(k);
 #pragma GCC unroll 8
         for (int d = 0; d < DIR_COUNT; d++) {
             if (!((unsigned)(KF_KING_STEPS)&DIRBIT(d)))
                 continue;
-            for (uint64_t t = kf_shift(k & -k, d); t & empty; t = kf_shift(t, d)) {
+            for (uint64_t t = kf_shift(k & -k, d); t & empty_bb; t = kf_shift(t, d)) {
                 kf_add_plain(lean, NULL, from_sq, ctz64(t), 0);
                 if (!KF_FLYING)
                     break;
@@ -549,26 +550,27 @@ static void kf_quiet_listed(const struct kf_pos *p, const struct kf_ctx *ctx,
                             struct move_sink *sink)
 {
     int c = p->side;
-    uint64_t own = p->pieces_bb[c];
-    uint64_t empty = KF_ALL & ~(own | p->pieces_bb[c ^ 1]);
-    uint64_t men = own & ~p->kings_bb, movers = kf_stepping_men(p, ctx, c);
-    uint64_t promo = ctx->promo_bb[c];
-    for (uint64_t b = own; b; b &= b - 1) {
-        uint64_t piece = b & -b;
+    uint64_t own_bb = p->pieces_bb[c];
+    uint64_t empty_bb = KF_ALL & ~(own_bb | p->pieces_bb[c ^ 1]);
+    uint64_t men_bb = own_bb & ~p->kings_bb, movers_bb = kf_stepping_men(p, ctx, c);
+    uint64_t promo_bb = ctx->promo_bb[c];
+    for (uint64_t b = own_bb; b; b &= b - 1) {
+        uint64_t piece_bb = b & -b;
         int from_sq = ctz64(b);
-        if (piece & men) {
-            if (!(piece & movers))
+        if (piece_bb & men_bb) {
+            if (!(piece_bb & movers_bb))
                 continue;
 #pragma GCC unroll 8
             for (int d = 0; d < DIR_COUNT; d++) {
                 if (!(KF_OF(c, KF_MAN_STEPS) & DIRBIT(d)))
                     continue;
-                uint64_t t = kf_shift(piece, d);
+                uint64_t t = kf_shift(piece_bb, d);
                 if (KF_LINEAR) /* 4.2: over the run of own men ahead */
-                    while (t & men)
+                    while (t & men_bb)
                         t = kf_shift(t, d);
-                if (t & empty)
-                    kf_add_plain(NULL, sink, from_sq, ctz64(t), (t & promo) ? DM_MOVE_PROMOTES : 0);
+                if (t & empty_bb)
+                    kf_add_plain(NULL, sink, from_sq, ctz64(t),
+                                 (t & promo_bb) ? DM_MOVE_PROMOTES : 0);
             }
             continue;
         }
@@ -576,7 +578,7 @@ static void kf_quiet_listed(const struct kf_pos *p, const struct kf_ctx *ctx,
         for (int d = 0; d < DIR_COUNT; d++) {
             if (!((unsigned)(KF_KING_STEPS)&DIRBIT(d)))
                 continue;
-            for (uint64_t t = kf_shift(piece, d); t & empty; t = kf_shift(t, d)) {
+            for (uint64_t t = kf_shift(piece_bb, d); t & empty_bb; t = kf_shift(t, d)) {
                 kf_add_plain(NULL, sink, from_sq, ctz64(t), 0);
                 if (!KF_FLYING)
                     break;
@@ -589,29 +591,30 @@ static void kf_quiet_listed(const struct kf_pos *p, const struct kf_ctx *ctx,
 static inline uint64_t kf_count_quiet(const struct kf_pos *p, const struct kf_ctx *ctx)
 {
     int c = p->side;
-    uint64_t own = p->pieces_bb[c];
-    uint64_t empty = KF_ALL & ~(own | p->pieces_bb[c ^ 1]);
-    uint64_t men = own & ~p->kings_bb, movers = kf_stepping_men(p, ctx, c);
+    uint64_t own_bb = p->pieces_bb[c];
+    uint64_t empty_bb = KF_ALL & ~(own_bb | p->pieces_bb[c ^ 1]);
+    uint64_t men_bb = own_bb & ~p->kings_bb, movers_bb = kf_stepping_men(p, ctx, c);
     uint64_t n = 0;
 #pragma GCC unroll 8
     for (int d = 0; d < DIR_COUNT; d++) {
         if (!(KF_OF(c, KF_MAN_STEPS) & DIRBIT(d)))
             continue;
         if (KF_LINEAR) {
-            for (uint64_t run = empty; (run = kf_shift(run, kf_opposite(d)) & men) != 0;)
-                n += (uint64_t)popcount64(run & movers);
+            for (uint64_t run_bb = empty_bb;
+                 (run_bb = kf_shift(run_bb, kf_opposite(d)) & men_bb) != 0;)
+                n += (uint64_t)popcount64(run_bb & movers_bb);
         } else {
-            n += (uint64_t)popcount64(kf_shift(movers, d) & empty);
+            n += (uint64_t)popcount64(kf_shift(movers_bb, d) & empty_bb);
         }
     }
     if (!KF_KING_STEPS)
         return n;
-    for (uint64_t k = own & p->kings_bb; k; k &= k - 1) {
+    for (uint64_t k = own_bb & p->kings_bb; k; k &= k - 1) {
 #pragma GCC unroll 8
         for (int d = 0; d < DIR_COUNT; d++) {
             if (!((unsigned)(KF_KING_STEPS)&DIRBIT(d)))
                 continue;
-            for (uint64_t t = kf_shift(k & -k, d); t & empty; t = kf_shift(t, d)) {
+            for (uint64_t t = kf_shift(k & -k, d); t & empty_bb; t = kf_shift(t, d)) {
                 n++;
                 if (!KF_FLYING)
                     break;
@@ -629,20 +632,20 @@ static inline uint64_t kf_count_quiet(const struct kf_pos *p, const struct kf_ct
 static inline int kf_removals(const struct kf_pos *p, const struct kf_ctx *ctx,
                               struct kf_list *lean, struct move_sink *sink)
 {
-    uint64_t own = p->pieces_bb[p->side];
-    uint64_t holes = KF_ALL & ~(p->pieces_bb[0] | p->pieces_bb[1]);
-    uint64_t candidates;
-    if (holes == 0)
-        candidates = own & ctx->opening_bb;
-    else if ((holes & (holes - 1)) == 0)
-        candidates = own & (kf_shift(holes, DIR_N) | kf_shift(holes, DIR_S) |
-                            kf_shift(holes, DIR_E) | kf_shift(holes, DIR_W));
+    uint64_t own_bb = p->pieces_bb[p->side];
+    uint64_t holes_bb = KF_ALL & ~(p->pieces_bb[0] | p->pieces_bb[1]);
+    uint64_t candidates_bb;
+    if (holes_bb == 0)
+        candidates_bb = own_bb & ctx->opening_bb;
+    else if ((holes_bb & (holes_bb - 1)) == 0)
+        candidates_bb = own_bb & (kf_shift(holes_bb, DIR_N) | kf_shift(holes_bb, DIR_S) |
+                                  kf_shift(holes_bb, DIR_E) | kf_shift(holes_bb, DIR_W));
     else
         return -1;
     if (lean || sink)
-        for (uint64_t b = candidates; b; b &= b - 1)
+        for (uint64_t b = candidates_bb; b; b &= b - 1)
             kf_add_plain(lean, sink, ctz64(b), ctz64(b), DM_MOVE_REMOVAL);
-    return popcount64(candidates);
+    return popcount64(candidates_bb);
 }
 
 /* ---- perft -------------------------------------------------------------- */

@@ -303,7 +303,7 @@ static void computer_turn(struct session *s)
         s->status = "thinking...";
         redraw(s);
     }
-    int i = tui_computer_move(variant_of(s), position_of(s), legal, s->opt->level, &s->rng);
+    int i = tui_computer_move(s->game, s->timed ? &s->clock : NULL, s->opt->level, &s->rng);
     dm_move m = legal->moves[i];
     s->status = NULL;
     check_time(s);
@@ -387,7 +387,7 @@ static void cmd_draw(struct session *s)
     dm_game *g = s->game;
     int me = acting_human(s), them = me ^ 1;
     if (s->computer[them]) {
-        if (tui_computer_accepts_draw(variant_of(s), position_of(s), them)) {
+        if (tui_computer_accepts_draw(s->game, them)) {
             dm_game_offer_draw(g, (enum dm_color)me);
             dm_game_accept_draw(g, (enum dm_color)them);
             say(s, "The computer accepts the draw.");
@@ -520,7 +520,7 @@ static void handle(struct session *s, char *line)
         say(s, "The game is over: %s.", dm_game_reason(s->game));
     else if (strcmp(word, "hint") == 0) {
         const dm_move_list *legal = dm_game_legal(s->game);
-        int i = tui_computer_move(variant_of(s), position_of(s), legal, 2, &s->rng);
+        int i = tui_computer_move(s->game, NULL, TUI_LEVEL_HINT, &s->rng);
         char m[160];
         dm_move_format(variant_of(s), &legal->moves[i], legal, m, sizeof m);
         say(s, "Hint: %s", m);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * tui.h - play in the terminal: the session (play.c), the board drawings
- * (board.c), the raw terminal (term.c), PDN files (files.c) and the stop-gap
- * computer player (computer.c).
+ * (board.c), the raw terminal (term.c), PDN files (files.c) and the
+ * computer player (computer.c, on the engine).
  *
  * A session is one game between two players, each a person at the keyboard
  * or the computer, with an optional clock.  Two front ends share it: the
@@ -24,7 +24,7 @@ struct tui_options {
     enum dm_rules rules;
     const char *fen;      /* NULL: the start position */
     bool computer[2];     /* per colour: the computer plays it */
-    int level;            /* computer strength, 1 or 2 */
+    int level;            /* computer strength, 1 to TUI_LEVEL_MAX */
     dm_time_control time; /* kind DM_CLOCK_NONE: no clock */
     bool plain;           /* line mode even on a terminal */
     uint64_t seed;        /* the computer's random choices */
@@ -54,13 +54,18 @@ int tui_board_screen(const dm_variant *v, const dm_position *pos, const dm_move 
 
 /* ---- computer.c ---------------------------------------------------------- */
 
-/* The move the stop-gap player chooses among the legal moves of pos: its
- * index in legal.  *rng is advanced.  legal must not be empty. */
-int tui_computer_move(const dm_variant *v, const dm_position *pos, const dm_move_list *legal,
-                      int level, uint64_t *rng);
+#define TUI_LEVEL_HINT 0 /* not a player: the short search behind a hint */
+#define TUI_LEVEL_MAX  8
 
-/* Whether the computer, playing color, accepts a draw in pos. */
-bool tui_computer_accepts_draw(const dm_variant *v, const dm_position *pos, int color);
+/* The move the computer chooses at level (1..TUI_LEVEL_MAX, or
+ * TUI_LEVEL_HINT) in the current position of g: its index in
+ * dm_game_legal(g), which must not be empty.  clock (NULL: none) is the
+ * game's clock, whose time the search keeps within; *rng is advanced. */
+int tui_computer_move(const dm_game *g, const dm_clock *clock, int level, uint64_t *rng);
+
+/* Whether the computer, playing color, accepts a draw in the current
+ * position of g: unless its search finds it clearly better. */
+bool tui_computer_accepts_draw(const dm_game *g, int color);
 
 /* ---- files.c --------------------------------------------------------------- */
 

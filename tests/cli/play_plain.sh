@@ -99,7 +99,7 @@ status "no input" 0 $?
 # 7. Bad options are refused with status 2, a bad FEN with 1.
 "$bin" play --plain --level 9 </dev/null >"$tmp/out" 2>&1
 status "bad level" 2 $?
-expect "bad level" "--level is 1 or 2"
+expect "bad level" "--level is 1 (weakest) to 8"
 "$bin" play --plain --time 5+ </dev/null >"$tmp/out" 2>&1
 status "bad time" 2 $?
 expect "bad time" "expected seconds after '+'"

@@ -19,7 +19,8 @@
  * prints the variant, the FEN and both move lists with their full routes.
  *
  * 10,000 game positions and as many random ones per variant (2,000 each
- * under DAMIER_QUICK).
+ * under DAMIER_QUICK).  The full-board kernels have their own test
+ * (test_kfull_diff.c).
  */
 #include "testutil.h"
 
@@ -202,7 +203,7 @@ static uint64_t reference_perft_kept(const dm_variant *v, const dm_position *pos
 
 /* What the positions walked had, to show the test reaches the rare cases. */
 static struct {
-    int captures, duplicates, overflows;
+    int captures, duplicates, overflows, para_captures;
 } stats;
 
 struct lists {
@@ -265,6 +266,11 @@ static bool check_position(const dm_variant *v, const dm_position *pos, struct l
     }
     if (routes > 0 && (l->ref.moves[0].flags & DM_MOVE_CAPTURE))
         stats.captures++;
+    for (int i = 0; i < routes; i++)
+        if (has128(pos->paras, l->ref.moves[i].from)) {
+            stats.para_captures++;
+            break;
+        }
     if (routes > merged) {
         stats.duplicates++;
     } else if (!same_order) {
@@ -306,7 +312,8 @@ static bool check_position(const dm_variant *v, const dm_position *pos, struct l
 
 /* A random position: a few to many pieces of each colour, many of them
  * kings, no man on its own promotion square; now and then a Frisian king
- * counter. */
+ * counter; with parachutes, some parachutists, most of them on the enemy's
+ * first row, where they start. */
 static void random_position(const dm_variant *v, dm_position *pos)
 {
     const struct geometry *g = v->geo;
@@ -318,20 +325,34 @@ static void random_position(const dm_variant *v, dm_position *pos)
         int pieces = 1 + rng_below(men);
         /* Breakthrough: a king on the board ends the game. */
         int king_pct = v->goal == GOAL_FIRST_KING ? 0 : rng_below(100);
+        int para_pct = v->parachutes ? rng_below(60) : 0;
+        dm_bits drop_zone = g->rank_bb[color == DM_WHITE ? g->ranks - 1 : 0];
         for (int i = 0; i < pieces; i++) {
             int cell = rng_below(g->ncells);
+            bool para = para_pct > 0 && rng_below(100) < para_pct;
+            if (para && rng_below(4)) {
+                int skip = rng_below(popcount128(drop_zone));
+                dm_bits zone = drop_zone;
+                while (skip--)
+                    zone &= zone - 1;
+                cell = ctz128(zone);
+            }
             dm_bits bit = (dm_bits)1 << cell;
             if ((pos->white | pos->black) & bit)
                 continue;
-            bool king = rng_below(100) < king_pct;
-            if (!king && (v->promo_bb[color] & bit))
-                continue;
+            if (para) {
+                pos->paras |= bit;
+            } else {
+                bool king = rng_below(100) < king_pct;
+                if (!king && (v->promo_bb[color] & bit))
+                    continue;
+                if (king)
+                    pos->kings |= bit;
+            }
             if (color == DM_WHITE)
                 pos->white |= bit;
             else
                 pos->black |= bit;
-            if (king)
-                pos->kings |= bit;
         }
         dm_bits kings = (color == DM_WHITE ? pos->white : pos->black) & pos->kings;
         if (v->frisian_king_limit && kings && rng_below(2)) {
@@ -381,19 +402,32 @@ static void test_variant(void **state)
     if (!ok)
         fail_msg("%s: the kernel and the reference generator differ", dm_variant_id(v));
     printf("%s: %d game positions (%d games) and %d random ones agree; %d with captures, "
-           "%d with duplicate routes, %d over %d moves\n",
+           "%d with duplicate routes, %d over %d moves",
            dm_variant_id(v), checked, games, target, stats.captures, stats.duplicates,
            stats.overflows, DM_MAX_MOVES);
+    if (v->parachutes)
+        printf(", %d where a parachutist captures", stats.para_captures);
+    printf("\n");
 }
 
-/* kernel_for() serves what the issue asks for, and nothing it cannot. */
+/* Whether the dark-square kernels (not the full-board ones) serve v. */
+static bool dark_board(const dm_variant *v)
+{
+    return v->geometry == GEOM_D8 || v->geometry == GEOM_M8 || v->geometry == GEOM_D10 ||
+           v->geometry == GEOM_D12;
+}
+
+/* kernel_for() serves what the issue asks for (every variant of the 8x8
+ * dark squares among them), and no record mixing rules no kernel was
+ * compiled for. */
 static void test_served(void **state)
 {
     (void)state;
     static const char *const fast[] = {
         "international", "antidraughts", "breakthrough", "killer",  "canadian", "brazilian",
         "russian",       "poddavki",     "pool",         "czech",   "english",  "anti-checkers",
-        "spanish",       "portuguese",   "italian",      "frisian", "frysk",
+        "spanish",       "portuguese",   "italian",      "frisian", "frysk",    "corner",
+        "thai",          "one-way",      "parachute",
     };
     for (size_t i = 0; i < sizeof fast / sizeof fast[0]; i++) {
         const dm_variant *v = dm_variant_by_id(fast[i]);
@@ -402,9 +436,28 @@ static void test_served(void **state)
     }
     for (int i = 0; i < dm_variant_count(); i++) {
         const dm_variant *v = dm_variant_at(i);
-        if (v->kernel >= 0 && (v->removal != REMOVE_DEFERRED || v->parachutes || v->one_way))
-            fail_msg("%s has a kernel but rules no kernel implements", dm_variant_id(v));
+        if ((v->geometry == GEOM_D8 || v->geometry == GEOM_M8) && v->kernel < 0)
+            fail_msg("%s is played on the 8x8 dark squares but has no kernel", dm_variant_id(v));
     }
+
+    /* One special rule at most, and pieces leaving at once only with kings
+     * landing right behind them. */
+    struct dm_variant copy = *dm_variant_by_id("thai");
+    copy.one_way = true;
+    assert_int_equal(kernel_for(&copy), -1);
+    copy = *dm_variant_by_id("thai");
+    copy.landing = LAND_ANY;
+    assert_int_equal(kernel_for(&copy), -1);
+    copy = *dm_variant_by_id("thai");
+    copy.removal = REMOVE_DEFERRED;
+    assert_int_equal(kernel_for(&copy), -1);
+    copy = *dm_variant_by_id("parachute");
+    copy.one_way = true;
+    assert_int_equal(kernel_for(&copy), -1);
+    copy = *dm_variant_by_id("international");
+    copy.landing = LAND_ADJACENT;
+    copy.removal = REMOVE_IMMEDIATE;
+    assert_int_equal(kernel_for(&copy), -1);
 }
 
 int main(void)
@@ -414,7 +467,7 @@ int main(void)
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_served);
     for (int i = 0; i < dm_variant_count() && n < 64; i++) {
         const dm_variant *v = dm_variant_at(i);
-        if (v->kernel < 0)
+        if (v->kernel < 0 || !dark_board(v))
             continue;
         tests[n++] =
             (struct CMUnitTest){dm_variant_id(v), test_variant, NULL, NULL, (void *)(uintptr_t)v};

@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * engine.h - what the engine modules share beyond the public API: the
+ * transposition table (tt.c), the evaluation (eval.c) and the search state
+ * (search.c).
+ *
+ * The engine sits on the rules layer: it reads the concluded rules record
+ * (geometry, promotion cells, goal) and plays moves with dm_generate and
+ * dm_make_move.  It never formats text.
+ */
+#ifndef DM_ENGINE_ENGINE_H
+#define DM_ENGINE_ENGINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "damier.h"
+
+struct dm_variant;
+
+/* ---- tt.c: Zobrist keys and the transposition table ---------------------- */
+
+/* Piece kinds a key tells apart, per colour. */
+enum tt_kind { TT_MAN, TT_KING, TT_PARA, TT_KINDS };
+
+struct tt_keys {
+    uint64_t piece[2][TT_KINDS][DM_MAX_CELLS]; /* [colour][kind][cell]       */
+    uint64_t black_to_move;
+    uint64_t king_run[2][4];             /* Frisian: same-king moves  */
+    uint64_t king_cell[2][DM_MAX_CELLS]; /*   and the king that made them */
+};
+
+/* Fills keys from a fixed seed, so that keys (and node counts) are the same
+ * in every run. */
+void tt_keys_init(struct tt_keys *keys);
+/* The key of pos: every piece, the side to move and Frisian's counters. */
+uint64_t tt_key(const struct tt_keys *keys, const dm_position *pos);
+
+enum tt_bound { TT_NONE = 0, TT_UPPER = 1, TT_LOWER = 2, TT_EXACT = 3 };
+
+#define TT_NO_MOVE 0xFFFF
+
+/* One entry: 16 bytes, four to a 64-byte cluster. */
+struct tt_entry {
+    uint64_t key;
+    int16_t score; /* mate scores relative to this node (tt_score_to)       */
+    uint16_t move; /* index of the best move in dm_generate's list, or TT_NO_MOVE */
+    uint8_t from;  /* of that move: a check against index drift            */
+    int8_t depth;
+    uint8_t bound; /* enum tt_bound                                        */
+    uint8_t age;   /* the search that wrote it                             */
+};
+
+#define TT_CLUSTER 4
+
+struct tt {
+    struct tt_entry *entries; /* clusters of TT_CLUSTER                      */
+    size_t clusters;          /* a power of two                              */
+    uint8_t age;
+};
+
+/* Allocates about mb megabytes; false if memory runs out. */
+bool tt_init(struct tt *t, size_t mb);
+void tt_free(struct tt *t);
+void tt_clear(struct tt *t);
+/* The entry for key, or NULL. */
+const struct tt_entry *tt_probe(const struct tt *t, uint64_t key);
+/* Stores a result; score already made relative to the node. */
+void tt_store(struct tt *t, uint64_t key, int score, int depth, enum tt_bound bound, int move,
+              int from);
+
+/* Mate scores are stored as distances from the node, not from the root, so
+ * that an entry is right wherever the position recurs. */
+static inline int tt_score_to(int score, int ply)
+{
+    return score > DM_SCORE_DECIDED ? score + ply : score < -DM_SCORE_DECIDED ? score - ply : score;
+}
+static inline int tt_score_from(int score, int ply)
+{
+    return score > DM_SCORE_DECIDED ? score - ply : score < -DM_SCORE_DECIDED ? score + ply : score;
+}
+
+/* ---- eval.c: the static evaluation ---------------------------------------- */
+
+/* What the evaluation precomputes for one variant: which weights apply and
+ * the per-cell tables they multiply. */
+struct eval_tables {
+    const struct dm_variant *variant; /* the tables' variant, or NULL      */
+    const struct eval_weights *w;     /* the family's weights               */
+    int material_sign;                /* -1: giveaway, less is more         */
+    int positional_scale;             /* percent: 0 in giveaway             */
+    int runaway_scale;                /* percent: more when a king wins      */
+    int8_t progress[2][DM_MAX_CELLS]; /* ranks a man has come from its own back row */
+    int8_t to_go[2][DM_MAX_CELLS];    /* ranks left to its promotion row    */
+    dm_bits back_rank[2];             /* each colour's own first row        */
+    dm_bits centre;                   /* the central cells                  */
+    dm_bits cone[2][DM_MAX_CELLS];    /* cells a man may still step through
+                                         on its way forward (empty: no promotion) */
+    int ranks;
+};
+
+/* Prepares t for v (does nothing when t already serves v). */
+void eval_prepare(struct eval_tables *t, const struct dm_variant *v);
+/* The evaluation of pos for its side to move, within +-DM_SCORE_DECIDED. */
+int eval_position(const struct eval_tables *t, const dm_position *pos);
+
+#endif

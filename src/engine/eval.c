@@ -1,0 +1,208 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * eval.c - the static evaluation: generic terms, weights per family.
+ *
+ * Every variant is scored by the same few terms: material, advancement,
+ * men guarding their own back row, men in the centre, king mobility and
+ * runaway men (a man whose way forward to a promotion square is empty).
+ * What differs between variants is how much each term weighs, and that
+ * comes from two tables: one row per family of variants, chosen from the
+ * rules record (the board, whether kings fly, whether men capture
+ * orthogonally on a diagonal board), and one row per goal, which turns the
+ * material goal round in the giveaway variants and favours running men when
+ * the first king wins.  No variant is named here.
+ *
+ * Scores are hundredths of a man for the side to move.  The weights are
+ * first guesses, kept simple; tuning them from games comes later.  The
+ * per-cell tables (how far each man has come, the cells ahead of it) are
+ * built once per variant by eval_prepare.
+ */
+#include "base/bits.h"
+#include "engine/engine.h"
+#include "rules/variant.h"
+
+struct eval_weights {
+    int man, king, para; /* material                                        */
+    int advance;         /* per rank a man has come from its back row        */
+    int back_rank;       /* per man still on its own back row                */
+    int centre;          /* per man on a central cell                        */
+    int king_mobility;   /* per empty cell a king can move to                */
+    int runaway;         /* a man with a free way to promotion, all but there */
+};
+
+enum eval_family {
+    FAMILY_SHORT_KINGS,  /* 8x8 dark squares, kings step one square           */
+    FAMILY_FLYING_KINGS, /* 8x8, 10x10, 12x12 dark squares, kings fly         */
+    FAMILY_FRISIAN,      /* men and kings also capture orthogonally           */
+    FAMILY_FULL_BOARD,   /* the orthogonal games on every square (and Q5)     */
+    FAMILY_COUNT
+};
+
+/* A short king is worth one and a half to two men, a flying king about
+ * three: it controls whole diagonals and catches lone men. */
+/* clang-format off */
+static const struct eval_weights family_weights[FAMILY_COUNT] = {
+    /*                      man king para advance back centre kmob runaway */
+    [FAMILY_SHORT_KINGS]  = {100, 170, 100,    3,   12,    8,   3,    60},
+    [FAMILY_FLYING_KINGS] = {100, 300, 100,    2,    8,    6,   2,   120},
+    [FAMILY_FRISIAN]      = {100, 280, 100,    2,    8,    6,   2,   120},
+    [FAMILY_FULL_BOARD]   = {100, 250, 100,    3,    6,    5,   2,    80},
+};
+/* clang-format on */
+
+/* How the goal of the game reshapes the terms. */
+static const struct {
+    int material_sign;    /* -1: the side with less material is better       */
+    int positional_scale; /* percent of the positional terms                 */
+    int runaway_scale;    /* percent of the runaway term                     */
+} goal_scales[] = {
+    [GOAL_NO_MOVE_LOSES] = {1, 100, 100},
+    /* Giveaway: material counts the other way round; the positional terms
+     * are tuned for the usual goal, so they are left out. */
+    [GOAL_NO_MOVE_WINS] = {-1, 0, 0},
+    /* Breakthrough: a man that cannot be stopped wins the game. */
+    [GOAL_FIRST_KING] = {1, 150, 500},
+};
+
+static enum eval_family family_of(const struct dm_variant *v)
+{
+    if (v->geometry == GEOM_F8 || v->geometry == GEOM_Q5)
+        return FAMILY_FULL_BOARD;
+    if ((v->man_jumps | v->king_jumps) & DIRS_ORTH)
+        return FAMILY_FRISIAN;
+    return v->king == KING_FLYING ? FAMILY_FLYING_KINGS : FAMILY_SHORT_KINGS;
+}
+
+/* The cones: for colour c, the cells a man on each cell may still step
+ * through going forward (each step to a row nearer its far row).  A cell's
+ * cone is built from the cones of the cells one step ahead, so cells are
+ * visited from the far row back. */
+static void build_cones(struct eval_tables *t, const struct dm_variant *v, int c, bool up)
+{
+    const struct geometry *g = v->geo;
+    for (int k = 0; k < g->ncells; k++) {
+        /* Cells are numbered from the top row down. */
+        int cell = up ? k : g->ncells - 1 - k;
+        dm_bits cone = 0;
+        for (int d = 0; d < DIR_COUNT; d++) {
+            int next = g->next[cell][d];
+            if (!(v->man_step_dirs[c] & DIRBIT(d)) || next < 0)
+                continue;
+            int gain = (g->rank_of[next] - g->rank_of[cell]) * (up ? 1 : -1);
+            if (gain > 0)
+                cone |= BIT128(next) | t->cone[c][next];
+        }
+        t->cone[c][cell] = cone;
+    }
+    /* A cone that reaches no promotion square marks no runaway. */
+    for (int cell = 0; cell < g->ncells; cell++)
+        if (!(t->cone[c][cell] & v->promo_bb[c]))
+            t->cone[c][cell] = 0;
+}
+
+void eval_prepare(struct eval_tables *t, const struct dm_variant *v)
+{
+    if (t->variant == v)
+        return;
+    const struct geometry *g = v->geo;
+    t->variant = v;
+    t->w = &family_weights[family_of(v)];
+    t->material_sign = goal_scales[v->goal].material_sign;
+    t->positional_scale = goal_scales[v->goal].positional_scale;
+    t->runaway_scale = goal_scales[v->goal].runaway_scale;
+    t->ranks = g->ranks;
+    t->centre = 0;
+    int top = g->ranks - 1;
+    for (int c = 0; c < 2; c++) {
+        /* Forward is towards the colour's far row (one-way: both go up). */
+        bool up = (v->far_row_bb[c] & g->rank_bb[top]) != 0;
+        t->back_rank[c] = g->rank_bb[up ? 0 : top];
+        int promo_rank = up ? top : 0;
+        for (dm_bits p = v->promo_bb[c]; p; p &= p - 1) {
+            int r = g->rank_of[ctz128(p)];
+            /* The nearest promotion row counts (Corner crowns on two cells). */
+            if (up ? r < promo_rank : r > promo_rank)
+                promo_rank = r;
+        }
+        for (int cell = 0; cell < g->ncells; cell++) {
+            int r = g->rank_of[cell];
+            t->progress[c][cell] = (int8_t)(up ? r : top - r);
+            int left = up ? promo_rank - r : r - promo_rank;
+            t->to_go[c][cell] = (int8_t)(v->promo_bb[c] && left > 0 ? left : 0);
+        }
+        build_cones(t, v, c, up);
+    }
+    for (int cell = 0; cell < g->ncells; cell++) {
+        int f = g->file_of[cell], r = g->rank_of[cell];
+        if (f >= g->files / 4 && f < g->files - g->files / 4 && r >= g->ranks / 4 &&
+            r < g->ranks - g->ranks / 4)
+            t->centre |= BIT128(cell);
+    }
+}
+
+/* Empty cells the kings in kings can move to. */
+static int king_mobility(const struct dm_variant *v, dm_bits kings, dm_bits occupied)
+{
+    const struct geometry *g = v->geo;
+    int n = 0;
+    for (; kings; kings &= kings - 1) {
+        int from = ctz128(kings);
+        for (int d = 0; d < DIR_COUNT; d++) {
+            if (!(v->king_step_dirs & DIRBIT(d)))
+                continue;
+            for (int c = g->next[from][d]; c >= 0 && !has128(occupied, c); c = g->next[c][d]) {
+                n++;
+                if (v->king != KING_FLYING)
+                    break;
+            }
+        }
+    }
+    return n;
+}
+
+/* Material, and the positional terms, of colour c. */
+static void side_terms(const struct eval_tables *t, const dm_position *pos, int c, int *material,
+                       int *positional, int *runaway)
+{
+    const struct dm_variant *v = t->variant;
+    const struct eval_weights *w = t->w;
+    dm_bits own = c == DM_WHITE ? pos->white : pos->black;
+    dm_bits occupied = pos->white | pos->black;
+    dm_bits men = own & ~pos->kings & ~pos->paras;
+    dm_bits kings = own & pos->kings;
+    *material = w->man * popcount128(men) + w->king * popcount128(kings) +
+                w->para * popcount128(own & pos->paras);
+    int pos_score = w->back_rank * popcount128(men & t->back_rank[c]) +
+                    w->centre * popcount128(men & t->centre);
+    pos_score += w->king_mobility * king_mobility(v, kings, occupied);
+    int run = 0;
+    for (dm_bits m = men; m; m &= m - 1) {
+        int cell = ctz128(m);
+        pos_score += w->advance * t->progress[c][cell];
+        dm_bits cone = t->cone[c][cell];
+        if (cone && !(cone & occupied))
+            run += w->runaway * (t->ranks - t->to_go[c][cell]) / t->ranks;
+    }
+    *positional = pos_score;
+    *runaway = run;
+}
+
+int eval_position(const struct eval_tables *t, const dm_position *pos)
+{
+    int mat[2], posi[2], run[2];
+    for (int c = 0; c < 2; c++)
+        side_terms(t, pos, c, &mat[c], &posi[c], &run[c]);
+    int us = pos->side, them = us ^ 1;
+    int score = t->material_sign * (mat[us] - mat[them]) +
+                t->positional_scale * (posi[us] - posi[them]) / 100 +
+                t->runaway_scale * (run[us] - run[them]) / 100;
+    const int bound = DM_SCORE_DECIDED - 1;
+    return score > bound ? bound : score < -bound ? -bound : score;
+}
+
+int dm_evaluate(const dm_variant *v, const dm_position *pos)
+{
+    struct eval_tables t = {0};
+    eval_prepare(&t, v);
+    return eval_position(&t, pos);
+}

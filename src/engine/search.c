@@ -1,0 +1,622 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * search.c - the engine: iterative deepening principal variation search.
+ *
+ * Each iteration searches the root moves one ply deeper than the last, the
+ * previous best first.  Below the root, a node probes the transposition
+ * table, generates its moves (every node needs them: no move left ends the
+ * game, and a capture is compulsory), and searches them in order: the
+ * table's move, captures by size, promotions, the two killers of the ply,
+ * then the rest by their history score.  The first move gets the full
+ * window, the others a null window, re-searched when they beat alpha; late
+ * quiet moves are searched one ply shallower first.  At depth zero a node
+ * whose side must capture keeps searching (quiescence: in draughts a
+ * capture is forced, so the position is not quiet until no capture is
+ * left); any other returns the static evaluation.  A node with a single
+ * legal move does not count towards the depth.
+ *
+ * A position that repeats one earlier in the search or in the game scores
+ * as a draw; positions are compared by key, and only back to the last
+ * capture or man move, which no later position can repeat across.
+ *
+ * The search allocates nothing: the per-ply move lists, the principal
+ * variation table and the game's keys live in the engine, allocated when it
+ * is made (the keys grow, if ever, before a search starts).  It stops at a
+ * depth, a node count or a deadline; the clock is read every
+ * SEARCH_CHECK_NODES nodes, the node count at every node, so that a search
+ * limited by depth and nodes alone is exactly reproducible.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "base/bits.h"
+#include "engine/engine.h"
+#include "rules/rules.h"
+#include "rules/variant.h"
+
+#define SEARCH_MAX_PLY     128       /* plies from the root, extensions included */
+#define SEARCH_INF         32000     /* beyond every score                       */
+#define SEARCH_CHECK_NODES 1024      /* nodes between two looks at the clock     */
+#define HISTORY_MAX        (1 << 16) /* history scores are halved beyond this    */
+#define NO_KILLER          0xFFFF
+/* Sudden death: the moves a game is assumed still to last. */
+#define SEARCH_SUDDEN_DEATH_MOVES 30
+
+/* Move ordering keys: each class above every score of the next. */
+#define ORDER_TT      (1 << 30)
+#define ORDER_CAPTURE (1 << 24)
+#define ORDER_PROMO   (1 << 22)
+#define ORDER_KILLER  (1 << 20)
+
+/* The state of one ply of the current line. */
+struct search_ply {
+    dm_move_list list;
+    int order_key[DM_MAX_MOVES];
+    uint16_t order[DM_MAX_MOVES];
+    uint64_t key;       /* of this ply's position                          */
+    int reversible;     /* plies back to the last capture or man move      */
+    uint16_t killer[2]; /* from << 8 | to of quiet moves that cut off here */
+};
+
+struct dm_engine {
+    struct tt tt;
+    struct tt_keys keys;
+    struct eval_tables eval;
+    struct search_ply *stack;      /* SEARCH_MAX_PLY + 1      */
+    dm_move (*pv)[SEARCH_MAX_PLY]; /* triangular: pv[ply][...] */
+    int pv_len[SEARCH_MAX_PLY + 1];
+    int history[2][DM_MAX_CELLS][DM_MAX_CELLS]; /* [side][from][to]        */
+    uint64_t *game_keys;                        /* the positions before the root */
+    int game_cap, ngame;
+
+    /* The search in progress. */
+    const struct dm_variant *v;
+    bool has_quiet; /* the variant has moves that capture nothing */
+    dm_search_limits lim;
+    uint64_t nodes;
+    int seldepth;
+    int root_depth;
+    bool stop;
+    int64_t start_ms, soft_ms, hard_ms; /* deadlines after start; 0: none   */
+    int root_score[DM_MAX_MOVES];       /* full-window scores (random_margin) */
+};
+
+static int64_t monotonic_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int64_t now_ms(const struct dm_engine *e)
+{
+    return e->lim.now ? e->lim.now(e->lim.now_ctx) : monotonic_ms();
+}
+
+/* ---- the engine object ------------------------------------------------- */
+
+dm_engine *dm_engine_new(size_t tt_mb)
+{
+    struct dm_engine *e = calloc(1, sizeof *e);
+    if (!e)
+        return NULL;
+    /* Not cleared: a search writes each ply's fields before it reads them,
+     * and a short search touches only the first plies' pages. */
+    e->stack = malloc((SEARCH_MAX_PLY + 1) * sizeof *e->stack);
+    e->pv = malloc(SEARCH_MAX_PLY * sizeof *e->pv);
+    if (!e->stack || !e->pv || !tt_init(&e->tt, tt_mb ? tt_mb : 16)) {
+        dm_engine_free(e);
+        return NULL;
+    }
+    tt_keys_init(&e->keys);
+    return e;
+}
+
+void dm_engine_free(dm_engine *e)
+{
+    if (!e)
+        return;
+    tt_free(&e->tt);
+    free(e->stack);
+    free(e->pv);
+    free(e->game_keys);
+    free(e);
+}
+
+void dm_engine_new_game(dm_engine *e)
+{
+    tt_clear(&e->tt);
+}
+
+/* ---- limits -------------------------------------------------------------- */
+
+/* The deadlines: soft, after which no new iteration starts (an iteration
+ * takes several times the one before), and hard, at which the search stops
+ * where it is.  With a clock the move gets its share of the time left until
+ * more comes, plus most of the increment, never more than a third of what
+ * is left (all of it, less a margin, for the last move of a period).  With
+ * both a fixed time and a clock, the shorter wins. */
+static void plan_time(struct dm_engine *e, int nroot)
+{
+    const dm_search_limits *l = &e->lim;
+    int64_t hard = 0, soft = 0;
+    if (l->move_time_ms > 0) {
+        hard = l->move_time_ms;
+        soft = hard / 2;
+    }
+    if (l->time_left_ms > 0) {
+        /* A margin for what the move costs around the search: a tenth,
+         * at least 20 ms, at most a second. */
+        int64_t left = l->time_left_ms;
+        int64_t margin = left / 10 < 20 ? 20 : left / 10 > 1000 ? 1000 : left / 10;
+        int64_t usable = left > margin ? left - margin : 1;
+        int64_t mtg = l->moves_to_go > 0 ? l->moves_to_go : SEARCH_SUDDEN_DEATH_MOVES;
+        int64_t share = usable / mtg + l->increment_ms * 3 / 4;
+        int64_t cap = mtg == 1 ? usable : usable / 3;
+        if (share > cap)
+            share = cap;
+        if (hard == 0 || share < hard) {
+            hard = share;
+            soft = share * 2 / 5;
+        }
+    }
+    e->soft_ms = e->hard_ms = 0;
+    if (l->move_time_ms <= 0 && l->time_left_ms <= 0)
+        return;
+    if (hard < 1)
+        hard = 1;
+    /* A single legal move needs no thought. */
+    if (nroot == 1)
+        soft = 0;
+    e->hard_ms = hard;
+    e->soft_ms = soft < 1 ? 1 : soft;
+}
+
+/* Whether the search must stop now: called at every node. */
+static bool out_of_budget(struct dm_engine *e)
+{
+    if (e->stop)
+        return true;
+    if (e->lim.nodes && e->nodes >= e->lim.nodes)
+        e->stop = true;
+    else if (e->hard_ms && e->nodes % SEARCH_CHECK_NODES == 0 &&
+             now_ms(e) - e->start_ms >= e->hard_ms)
+        e->stop = true;
+    return e->stop;
+}
+
+/* ---- repetitions --------------------------------------------------------- */
+
+/* Whether b can follow a without a capture or a man move (so that a might
+ * come again later). */
+static bool reversible_step(const dm_position *a, const dm_position *b)
+{
+    return (a->white & ~a->kings) == (b->white & ~b->kings) &&
+           (a->black & ~a->kings) == (b->black & ~b->kings) && a->paras == b->paras &&
+           popcount128(a->white | a->black) == popcount128(b->white | b->black);
+}
+
+/* The key of the position back plies before ply (which may reach into the
+ * game before the root). */
+static uint64_t key_before(const struct dm_engine *e, int ply, int back)
+{
+    int at = ply - back;
+    return at >= 0 ? e->stack[at].key : e->game_keys[e->ngame + at];
+}
+
+/* Whether the position at ply occurred before, in the search or the game.
+ * Only positions with the same side to move, two plies apart, can match. */
+static bool repeated(const struct dm_engine *e, int ply)
+{
+    const struct search_ply *sp = &e->stack[ply];
+    int reach = sp->reversible;
+    if (reach > ply + e->ngame)
+        reach = ply + e->ngame;
+    for (int back = 4; back <= reach; back += 2)
+        if (key_before(e, ply, back) == sp->key)
+            return true;
+    return false;
+}
+
+/* Keeps the keys of the game's positions; false if memory runs out.  The
+ * root's reversible count is the run of quiet king moves that led to it. */
+static bool load_history(struct dm_engine *e, const dm_position *pos, const dm_position *history,
+                         int nhistory)
+{
+    if (nhistory > e->game_cap) {
+        uint64_t *keys = realloc(e->game_keys, (size_t)nhistory * sizeof *keys);
+        if (!keys)
+            return false;
+        e->game_keys = keys;
+        e->game_cap = nhistory;
+    }
+    int run = 0;
+    for (int i = 0; i < nhistory; i++) {
+        e->game_keys[i] = tt_key(&e->keys, &history[i]);
+        const dm_position *next = i + 1 < nhistory ? &history[i + 1] : pos;
+        run = reversible_step(&history[i], next) ? run + 1 : 0;
+    }
+    e->ngame = nhistory;
+    e->stack[0].key = tt_key(&e->keys, pos);
+    e->stack[0].reversible = run;
+    return true;
+}
+
+/* ---- move ordering ---------------------------------------------------------- */
+
+static uint16_t move_id(const dm_move *m)
+{
+    return (uint16_t)(m->from << 8 | m->to);
+}
+
+static bool is_quiet(const dm_move *m)
+{
+    return !(m->flags & (DM_MOVE_CAPTURE | DM_MOVE_PROMOTES));
+}
+
+/* Scores every move of the ply's list for ordering; tt_move is the table's
+ * index (or TT_NO_MOVE), checked against its from cell. */
+static void order_moves(struct dm_engine *e, const dm_position *pos, int ply, int tt_move,
+                        int tt_from)
+{
+    struct search_ply *sp = &e->stack[ply];
+    const dm_move_list *list = &sp->list;
+    const int(*hist)[DM_MAX_CELLS] = e->history[pos->side];
+    for (int i = 0; i < list->count; i++) {
+        const dm_move *m = &list->moves[i];
+        int key;
+        if (i == tt_move && m->from == tt_from)
+            key = ORDER_TT;
+        else if (m->flags & DM_MOVE_CAPTURE)
+            key = ORDER_CAPTURE + 64 * popcount128(m->captured_set) +
+                  16 * popcount128(m->captured_set & pos->kings) +
+                  (m->flags & DM_MOVE_PROMOTES ? 8 : 0);
+        else if (m->flags & DM_MOVE_PROMOTES)
+            key = ORDER_PROMO;
+        else if (move_id(m) == sp->killer[0])
+            key = ORDER_KILLER + 1;
+        else if (move_id(m) == sp->killer[1])
+            key = ORDER_KILLER;
+        else
+            key = hist[m->from][m->to];
+        sp->order_key[i] = key;
+        sp->order[i] = (uint16_t)i;
+    }
+}
+
+/* The index of the k-th move to search: the best of those not yet taken
+ * (a selection step, as most nodes cut off after a few moves). */
+static int next_move(struct search_ply *sp, int count, int k)
+{
+    int best = k;
+    for (int j = k + 1; j < count; j++)
+        if (sp->order_key[sp->order[j]] > sp->order_key[sp->order[best]])
+            best = j;
+    uint16_t t = sp->order[k];
+    sp->order[k] = sp->order[best];
+    sp->order[best] = t;
+    return sp->order[k];
+}
+
+static void reward_quiet(struct dm_engine *e, int side, int ply, const dm_move *m, int depth)
+{
+    struct search_ply *sp = &e->stack[ply];
+    uint16_t id = move_id(m);
+    if (sp->killer[0] != id) {
+        sp->killer[1] = sp->killer[0];
+        sp->killer[0] = id;
+    }
+    int *h = &e->history[side][m->from][m->to];
+    *h += depth * depth;
+    if (*h > HISTORY_MAX)
+        for (int f = 0; f < DM_MAX_CELLS; f++)
+            for (int t = 0; t < DM_MAX_CELLS; t++)
+                e->history[side][f][t] /= 2;
+}
+
+static void update_pv(struct dm_engine *e, int ply, const dm_move *m)
+{
+    e->pv[ply][0] = *m;
+    int n = e->pv_len[ply + 1];
+    if (n > SEARCH_MAX_PLY - 1 - ply)
+        n = SEARCH_MAX_PLY - 1 - ply;
+    if (n > 0)
+        memcpy(&e->pv[ply][1], &e->pv[ply + 1][0], (size_t)n * sizeof(dm_move));
+    e->pv_len[ply] = n + 1;
+}
+
+/* ---- the search ------------------------------------------------------------- */
+
+/* The score for the side to move at a position without moves. */
+static int no_move_score(const struct dm_variant *v, int ply)
+{
+    return v->goal == GOAL_NO_MOVE_WINS ? DM_SCORE_WIN - ply : -(DM_SCORE_WIN - ply);
+}
+
+/* Makes m from pos into next, and keys the child ply. */
+static void play(struct dm_engine *e, const dm_position *pos, int ply, const dm_move *m,
+                 dm_position *next)
+{
+    *next = *pos;
+    dm_make_move(e->v, next, m);
+    struct search_ply *child = &e->stack[ply + 1];
+    child->key = tt_key(&e->keys, next);
+    bool reversible = m->njumps == 0 && !(m->flags & (DM_MOVE_REMOVAL | DM_MOVE_PROMOTES)) &&
+                      (pos->kings & BIT128(m->from));
+    child->reversible = reversible ? e->stack[ply].reversible + 1 : 0;
+}
+
+/*
+ * The score of pos (at ply, keyed in the stack) for its side to move,
+ * searched depth plies deep within (alpha, beta): exact inside the window,
+ * a bound outside it.  Returns 0 once the search is stopped; callers check
+ * e->stop before using a score.
+ */
+static int search(struct dm_engine *e, const dm_position *pos, int ply, int depth, int alpha,
+                  int beta)
+{
+    const struct dm_variant *v = e->v;
+    struct search_ply *sp = &e->stack[ply];
+    bool pv_node = beta - alpha > 1;
+    e->pv_len[ply] = 0;
+    if (out_of_budget(e))
+        return 0;
+    e->nodes++;
+    if (ply > e->seldepth)
+        e->seldepth = ply;
+
+    if (repeated(e, ply))
+        return 0;
+    enum dm_outcome decided = rules_goal_reached(v, pos);
+    if (decided != DM_ONGOING)
+        return decided == DM_SIDE_TO_MOVE_WINS ? DM_SCORE_WIN - ply : -(DM_SCORE_WIN - ply);
+    if (ply >= SEARCH_MAX_PLY - 1)
+        return eval_position(&e->eval, pos);
+    /* No line from here can end sooner than the next ply. */
+    if (alpha < -DM_SCORE_WIN + ply)
+        alpha = -DM_SCORE_WIN + ply;
+    if (beta > DM_SCORE_WIN - ply - 1)
+        beta = DM_SCORE_WIN - ply - 1;
+    if (alpha >= beta)
+        return alpha;
+
+    int tt_move = TT_NO_MOVE, tt_from = DM_NO_CELL;
+    const struct tt_entry *te = tt_probe(&e->tt, sp->key);
+    if (te) {
+        tt_move = te->move;
+        tt_from = te->from;
+        int s = tt_score_from(te->score, ply);
+        if (!pv_node && te->depth >= depth &&
+            (te->bound == TT_EXACT || (te->bound == TT_LOWER && s >= beta) ||
+             (te->bound == TT_UPPER && s <= alpha)))
+            return s;
+    }
+
+    dm_move_list *list = &sp->list;
+    dm_generate(v, pos, list, 0);
+    int count = list->count;
+    if (count == 0)
+        return no_move_score(v, ply);
+    /* Capture is compulsory: a list that starts with a capture holds only
+     * captures.  Where every move jumps (Hawaiian) that says nothing. */
+    bool must_capture = e->has_quiet && (list->moves[0].flags & DM_MOVE_CAPTURE);
+    if (depth <= 0 && !must_capture)
+        return eval_position(&e->eval, pos);
+
+    int new_depth = depth - 1;
+    if (depth <= 0)
+        new_depth = 0; /* quiescence: captures until none is left */
+    else if (count == 1 && ply < 2 * e->root_depth + 16)
+        new_depth = depth; /* a forced move is not a choice */
+
+    order_moves(e, pos, ply, tt_move < count ? tt_move : TT_NO_MOVE, tt_from);
+    int old_alpha = alpha, best = -SEARCH_INF, best_index = TT_NO_MOVE;
+    for (int k = 0; k < count; k++) {
+        int i = next_move(sp, count, k);
+        const dm_move *m = &list->moves[i];
+        dm_position next;
+        play(e, pos, ply, m, &next);
+        int s;
+        if (k == 0) {
+            s = -search(e, &next, ply + 1, new_depth, -beta, -alpha);
+        } else {
+            /* Late quiet moves rarely matter: a shallower look first. */
+            int r = depth >= 3 && k >= 3 && is_quiet(m) && sp->order_key[i] < ORDER_KILLER;
+            s = -search(e, &next, ply + 1, new_depth - r, -alpha - 1, -alpha);
+            if (s > alpha && r)
+                s = -search(e, &next, ply + 1, new_depth, -alpha - 1, -alpha);
+            if (s > alpha && s < beta)
+                s = -search(e, &next, ply + 1, new_depth, -beta, -alpha);
+        }
+        if (e->stop)
+            return 0;
+        if (s <= best)
+            continue;
+        best = s;
+        best_index = i;
+        if (s <= alpha)
+            continue;
+        alpha = s;
+        update_pv(e, ply, m);
+        if (s >= beta) {
+            if (is_quiet(m))
+                reward_quiet(e, pos->side, ply, m, depth > 0 ? depth : 1);
+            break;
+        }
+    }
+    enum tt_bound bound = best >= beta ? TT_LOWER : best > old_alpha ? TT_EXACT : TT_UPPER;
+    int stored = bound == TT_UPPER ? TT_NO_MOVE : best_index;
+    tt_store(&e->tt, sp->key, tt_score_to(best, ply), depth, bound, stored,
+             stored == TT_NO_MOVE ? DM_NO_CELL : list->moves[stored].from);
+    return best;
+}
+
+/* ---- the root ------------------------------------------------------------------ */
+
+/* What an iteration found. */
+struct root_result {
+    int index; /* of the best move in the root list, -1: none finished */
+    int score;
+};
+
+/* One iteration at depth over the root moves, in the order of the stack's
+ * order[] (the previous iteration's best first, which it keeps in front).
+ * With full_window every move gets an exact score in e->root_score. */
+static struct root_result search_root(struct dm_engine *e, const dm_position *pos, int depth,
+                                      bool full_window)
+{
+    struct search_ply *sp = &e->stack[0];
+    int count = sp->list.count;
+    int alpha = -SEARCH_INF, beta = SEARCH_INF;
+    struct root_result r = {-1, -SEARCH_INF};
+    e->pv_len[0] = 0;
+    int new_depth = count == 1 ? depth : depth - 1;
+    for (int k = 0; k < count; k++) {
+        int i = sp->order[k];
+        const dm_move *m = &sp->list.moves[i];
+        dm_position next;
+        play(e, pos, 0, m, &next);
+        int s;
+        if (k == 0 || full_window) {
+            s = -search(e, &next, 1, new_depth, -beta, -alpha);
+        } else {
+            s = -search(e, &next, 1, new_depth, -alpha - 1, -alpha);
+            if (s > alpha && !e->stop)
+                s = -search(e, &next, 1, new_depth, -beta, -alpha);
+        }
+        if (e->stop)
+            break;
+        e->root_score[i] = s;
+        if (s > r.score) {
+            r.score = s;
+            r.index = i;
+            update_pv(e, 0, m);
+            if (!full_window && s > alpha)
+                alpha = s;
+            /* The new best goes to the front for the next iteration. */
+            memmove(&sp->order[1], &sp->order[0], (size_t)k * sizeof sp->order[0]);
+            sp->order[0] = (uint16_t)i;
+        }
+    }
+    return r;
+}
+
+static uint64_t mix64(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* Weaker play: one of the root moves within margin of the best, chosen by
+ * seed, in list order so that the choice is reproducible. */
+static int pick_within_margin(const struct dm_engine *e, int best_score)
+{
+    const dm_move_list *list = &e->stack[0].list;
+    int margin = e->lim.random_margin, n = 0;
+    for (int i = 0; i < list->count; i++)
+        n += e->root_score[i] >= best_score - margin;
+    int pick = (int)(mix64(e->lim.seed + 0x9E3779B97F4A7C15ull) % (uint64_t)n);
+    for (int i = 0; i < list->count; i++)
+        if (e->root_score[i] >= best_score - margin && pick-- == 0)
+            return i;
+    return 0;
+}
+
+static void fill_result(const struct dm_engine *e, dm_search_result *res, int index, int score,
+                        int depth, const dm_move *pv, int pv_len)
+{
+    res->has_move = true;
+    res->best = e->stack[0].list.moves[index];
+    res->score = score;
+    res->depth = depth;
+    res->pv_length = pv_len < DM_MAX_PV ? pv_len : DM_MAX_PV;
+    if (res->pv_length > 0)
+        memcpy(res->pv, pv, (size_t)res->pv_length * sizeof *pv);
+    if (res->pv_length == 0 || !dm_move_same(&res->pv[0], &res->best)) {
+        res->pv[0] = res->best;
+        res->pv_length = 1;
+    }
+}
+
+int dm_engine_search(dm_engine *e, const dm_variant *v, const dm_position *pos,
+                     const dm_position *history, int nhistory, const dm_search_limits *limits,
+                     dm_search_result *result)
+{
+    static const dm_search_limits no_limits;
+    memset(result, 0, sizeof *result);
+    e->lim = limits ? *limits : no_limits;
+    e->v = v;
+    e->has_quiet = v->man_steps != 0 || v->king != KING_NONE;
+    e->nodes = 0;
+    e->seldepth = 0;
+    e->stop = false;
+    e->start_ms = now_ms(e);
+    e->tt.age++;
+    memset(e->history, 0, sizeof e->history);
+    eval_prepare(&e->eval, v);
+    if (!history || nhistory < 0)
+        nhistory = 0;
+    if (!load_history(e, pos, history, nhistory))
+        nhistory = e->ngame = 0; /* out of memory: repetitions in the search only */
+
+    for (int ply = 0; ply <= SEARCH_MAX_PLY; ply++)
+        e->stack[ply].killer[0] = e->stack[ply].killer[1] = NO_KILLER;
+    struct search_ply *root = &e->stack[0];
+    enum dm_outcome decided = rules_goal_reached(v, pos);
+    int count = 0;
+    if (decided == DM_ONGOING) {
+        dm_generate(v, pos, &root->list, 0);
+        count = root->list.count;
+    }
+    if (count == 0) {
+        result->score = decided == DM_SIDE_TO_MOVE_WINS    ? DM_SCORE_WIN
+                        : decided == DM_SIDE_TO_MOVE_LOSES ? -DM_SCORE_WIN
+                                                           : no_move_score(v, 0);
+        return -1;
+    }
+
+    /* The first ordering: as any node orders, with the table's move. */
+    const struct tt_entry *te = tt_probe(&e->tt, root->key);
+    order_moves(e, pos, 0, te && te->move < count ? te->move : TT_NO_MOVE,
+                te ? te->from : DM_NO_CELL);
+    for (int k = 0; k < count; k++)
+        next_move(root, count, k);
+    plan_time(e, count);
+
+    bool full_window = e->lim.random_margin > 0;
+    int max_depth = e->lim.depth > 0 && e->lim.depth < DM_MAX_DEPTH ? e->lim.depth : DM_MAX_DEPTH;
+    dm_move pv[DM_MAX_PV];
+    int pv_len = 0, best_index = root->order[0], best_score = 0, done = 0;
+    for (int depth = 1; depth <= max_depth; depth++) {
+        e->root_depth = depth;
+        struct root_result r = search_root(e, pos, depth, full_window);
+        if (e->stop && (r.index < 0 || full_window))
+            break;
+        /* A stopped iteration's best stands if it finished: every move
+         * searched before it scored lower at this depth. */
+        best_index = r.index;
+        best_score = r.score;
+        pv_len = e->pv_len[0] < DM_MAX_PV ? e->pv_len[0] : DM_MAX_PV;
+        memcpy(pv, e->pv[0], (size_t)pv_len * sizeof pv[0]);
+        if (e->stop)
+            break;
+        done = depth;
+        int to_end = dm_score_plies_to_end(best_score);
+        if (to_end && abs(to_end) + 2 <= depth)
+            break; /* a forced end well within the horizon */
+        if (e->soft_ms && now_ms(e) - e->start_ms >= e->soft_ms)
+            break;
+    }
+    if (full_window && done > 0) {
+        best_index = pick_within_margin(e, best_score);
+        best_score = e->root_score[best_index];
+        pv_len = 0;
+    }
+    fill_result(e, result, best_index, best_score, done, pv, pv_len);
+    result->seldepth = e->seldepth;
+    result->nodes = e->nodes;
+    result->time_ms = now_ms(e) - e->start_ms;
+    return 0;
+}

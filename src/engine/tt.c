@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * tt.c - Zobrist keys and the transposition table.
+ *
+ * A key XORs one random word per (colour, piece kind, cell), one for Black
+ * to move and, for Frisian's same-king limit, words for the king that made
+ * the last quiet moves and how many; two positions dm_position_equal calls
+ * equal get the same key.  Keys come from a fixed seed so that a search
+ * counts the same nodes in every run.
+ *
+ * The table is allocated once, in clusters of four 16-byte entries (one
+ * cache line).  A store replaces, within the cluster of its key, the same
+ * key or else the entry least worth keeping: the one from an older search,
+ * then the shallowest.  Tuned for the search's workload: a probe and at most
+ * one store per node.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/bits.h"
+#include "engine/engine.h"
+
+static uint64_t splitmix64(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+void tt_keys_init(struct tt_keys *keys)
+{
+    uint64_t state = 0x44616D6965722121ull; /* fixed: reproducible node counts */
+    for (int c = 0; c < 2; c++)
+        for (int k = 0; k < TT_KINDS; k++)
+            for (int i = 0; i < DM_MAX_CELLS; i++)
+                keys->piece[c][k][i] = splitmix64(&state);
+    keys->black_to_move = splitmix64(&state);
+    for (int c = 0; c < 2; c++) {
+        for (int n = 0; n < 4; n++)
+            keys->king_run[c][n] = splitmix64(&state);
+        for (int i = 0; i < DM_MAX_CELLS; i++)
+            keys->king_cell[c][i] = splitmix64(&state);
+    }
+}
+
+static uint64_t key_of_set(const uint64_t *words, dm_bits set)
+{
+    uint64_t key = 0;
+    for (; set; set &= set - 1)
+        key ^= words[ctz128(set)];
+    return key;
+}
+
+uint64_t tt_key(const struct tt_keys *keys, const dm_position *pos)
+{
+    uint64_t key = pos->side == DM_BLACK ? keys->black_to_move : 0;
+    for (int c = 0; c < 2; c++) {
+        dm_bits own = c == DM_WHITE ? pos->white : pos->black;
+        key ^= key_of_set(keys->piece[c][TT_MAN], own & ~pos->kings & ~pos->paras);
+        key ^= key_of_set(keys->piece[c][TT_KING], own & pos->kings);
+        key ^= key_of_set(keys->piece[c][TT_PARA], own & pos->paras);
+        if (pos->king_cell[c] < DM_MAX_CELLS)
+            key ^= keys->king_cell[c][pos->king_cell[c]];
+        key ^= keys->king_run[c][pos->king_moves[c] & 3];
+    }
+    return key;
+}
+
+bool tt_init(struct tt *t, size_t mb)
+{
+    size_t bytes = (mb ? mb : 1) << 20;
+    size_t clusters = 1;
+    while (clusters * 2 * TT_CLUSTER * sizeof(struct tt_entry) <= bytes)
+        clusters *= 2;
+    t->entries = calloc(clusters * TT_CLUSTER, sizeof *t->entries);
+    t->clusters = clusters;
+    t->age = 0;
+    return t->entries != NULL;
+}
+
+void tt_free(struct tt *t)
+{
+    free(t->entries);
+    t->entries = NULL;
+}
+
+void tt_clear(struct tt *t)
+{
+    memset(t->entries, 0, t->clusters * TT_CLUSTER * sizeof *t->entries);
+    t->age = 0;
+}
+
+static struct tt_entry *cluster_of(const struct tt *t, uint64_t key)
+{
+    return &t->entries[(size_t)(key & (t->clusters - 1)) * TT_CLUSTER];
+}
+
+const struct tt_entry *tt_probe(const struct tt *t, uint64_t key)
+{
+    const struct tt_entry *c = cluster_of(t, key);
+    for (int i = 0; i < TT_CLUSTER; i++)
+        if (c[i].key == key && c[i].bound != TT_NONE)
+            return &c[i];
+    return NULL;
+}
+
+void tt_store(struct tt *t, uint64_t key, int score, int depth, enum tt_bound bound, int move,
+              int from)
+{
+    struct tt_entry *c = cluster_of(t, key), *slot = &c[0];
+    int worst = 1 << 30;
+    for (int i = 0; i < TT_CLUSTER; i++) {
+        if (c[i].key == key || c[i].bound == TT_NONE) {
+            slot = &c[i];
+            break;
+        }
+        /* Older searches' entries go first, then the shallowest. */
+        int worth = c[i].depth + (c[i].age == t->age ? 256 : 0);
+        if (worth < worst) {
+            worst = worth;
+            slot = &c[i];
+        }
+    }
+    /* Keep a deeper result for the same key unless this one is exact;
+     * the best move is worth keeping either way. */
+    if (slot->key == key && slot->bound != TT_NONE && depth < slot->depth - 1 &&
+        bound != TT_EXACT) {
+        if (move != TT_NO_MOVE && slot->move == TT_NO_MOVE) {
+            slot->move = (uint16_t)move;
+            slot->from = (uint8_t)from;
+        }
+        return;
+    }
+    if (move == TT_NO_MOVE && slot->key == key) {
+        move = slot->move;
+        from = slot->from;
+    }
+    slot->key = key;
+    slot->score = (int16_t)score;
+    slot->move = (uint16_t)move;
+    slot->from = (uint8_t)from;
+    slot->depth = (int8_t)(depth < -100 ? -100 : depth > 120 ? 120 : depth);
+    slot->bound = (uint8_t)bound;
+    slot->age = t->age;
+}

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * k_d8_fly_paras.c - the kernel of the 8x8 board, flying kings, men that
+ * take forwards, and parachutists (Parachute checkers, RULES.md 2.8).
+ */
+#define K_NAME(x)  k_d8_fly_paras_##x
+#define K_BB       uint64_t
+#define K_WIDE     0
+#define K_HALF     4
+#define K_ROWS     8
+#define K_FLYING   1
+#define K_ORTH     0
+#define K_MEN_BACK 0
+#define K_PARAS    1
+#include "rules/kernel_body.h"

@@ -22,8 +22,8 @@ static const struct {
     int depth;
 } workload[] = {
     {"canadian", 8},  {"turkish", 8}, {"dameo", 5},     {"gothic", 6},
-    {"alquerque", 15}, {"hawaiian", 10}, {"frysk", 9},  {"thai", 8},
-    {"corner", 14},    {"one-way", 12}, {"parachute", 13},
+    {"alquerque", 15}, {"hawaiian", 10}, {"frysk", 9},  {"thai", 10},
+    {"corner", 15},    {"one-way", 14}, {"parachute", 15},
 };
 
 static int bench_depth(const dm_variant *v)

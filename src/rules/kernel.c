@@ -3,16 +3,20 @@
  * kernel.c - which fast bitboard generator serves a variant, and the calls
  * into it.
  *
- * Eight kernels are compiled from one body (kernel_body.h): 8x8 with short
- * or flying kings, 10x10 with diagonal or eight-direction captures, 12x12,
- * and three 8x8 flying ones for one special rule each, compiled in so that
- * the common kernels test nothing more: kings landing right behind with
- * pieces leaving at once (Thai), men of both colours going north (One Way),
- * parachutists (Parachute).  kernel_for() picks one from the record's fields
- * alone, and only when every field is one the body implements; anything
- * else (the orthogonal boards, Turkish's reversal ban, ...) stays on the
- * reference generator.  Each call reads the record into a struct
- * kernel_rules, a few masks and switches the body tests once per node.
+ * Nine kernels are compiled from one body (kernel_body.h) for the dark
+ * squares: 8x8 with short kings, with flying kings and men that take
+ * backwards too or forwards only, 10x10 with diagonal or eight-direction
+ * captures, 12x12, and three 8x8 flying ones for one special rule each,
+ * compiled in so that the common kernels test nothing more: kings landing
+ * right behind with pieces leaving at once (Thai), men of both colours
+ * going north (One Way), parachutists (Parachute).  The men's jump
+ * directions are compiled into each (the bulk counts test them at every
+ * node).  kernel_for() picks one from the record's fields alone, and only
+ * when every field is one the kernel implements; the full board and the
+ * alquerque grid go to kfull.c; anything else (Turkish's reversal ban on
+ * the dark squares, ...) stays on the reference generator.  Each call reads
+ * the record into a struct kernel_rules, a few masks and switches the body
+ * tests once per node.
  */
 #include "rules/kernel.h"
 
@@ -36,26 +40,37 @@ enum kernel_id {
 #define FWD_DIAG_DIRS  (DIRBIT(DIR_NE) | DIRBIT(DIR_NW))
 #define BACK_DIAG_DIRS (DIRBIT(DIR_SE) | DIRBIT(DIR_SW))
 
-/* The entry points of each kernel and the directions its men jump in (for
+/* The rules a kernel reads at run time only if compiled to (K_KILLER,
+ * K_FIRST_KING, K_KING_LIMIT in kernel_body.h). */
+enum kernel_option {
+    KOPT_KILLER = 1,     /* LAND_ADJACENT_IF_KING                            */
+    KOPT_FIRST_KING = 2, /* GOAL_FIRST_KING                                  */
+    KOPT_KING_LIMIT = 4, /* frisian_king_limit                               */
+};
+
+/* The entry points of each kernel, the directions its men jump in (for
  * White; Black's mirror them, or equal them in the one-way kernel), which
- * are compiled in. */
+ * are compiled in, and the options it reads. */
 static const struct kernel_entry {
     int (*generate)(const struct kernel_rules *r, const dm_position *pos, dm_move_list *list,
                     unsigned flags);
     uint64_t (*perft)(const struct kernel_rules *r, const dm_position *pos, int depth,
                       unsigned flags);
     unsigned man_jumps;
+    unsigned options; /* enum kernel_option bits */
 } kernels[] = {
-    [KERNEL_D8_SHORT] = {k_d8_short_generate, k_d8_short_perft, FWD_DIAG_DIRS},
-    [KERNEL_D8_FLY] = {k_d8_fly_generate, k_d8_fly_perft, DIRS_DIAG},
-    [KERNEL_D10_FLY] = {k_d10_fly_generate, k_d10_fly_perft, DIRS_DIAG},
-    [KERNEL_D10_ORTH] = {k_d10_orth_generate, k_d10_orth_perft, DIRS_ALL},
-    [KERNEL_D12_FLY] = {k_d12_fly_generate, k_d12_fly_perft, DIRS_DIAG},
+    [KERNEL_D8_SHORT] = {k_d8_short_generate, k_d8_short_perft, FWD_DIAG_DIRS, 0},
+    [KERNEL_D8_FLY] = {k_d8_fly_generate, k_d8_fly_perft, DIRS_DIAG, 0},
+    [KERNEL_D10_FLY] = {k_d10_fly_generate, k_d10_fly_perft, DIRS_DIAG,
+                        KOPT_KILLER | KOPT_FIRST_KING},
+    [KERNEL_D10_ORTH] = {k_d10_orth_generate, k_d10_orth_perft, DIRS_ALL, KOPT_KING_LIMIT},
+    [KERNEL_D12_FLY] = {k_d12_fly_generate, k_d12_fly_perft, DIRS_DIAG, 0},
     [KERNEL_D8_FLY_ADJACENT] = {k_d8_fly_adjacent_generate, k_d8_fly_adjacent_perft,
-                                FWD_DIAG_DIRS},
-    [KERNEL_D8_FLY_ONE_WAY] = {k_d8_fly_one_way_generate, k_d8_fly_one_way_perft, FWD_DIAG_DIRS},
-    [KERNEL_D8_FLY_PARAS] = {k_d8_fly_paras_generate, k_d8_fly_paras_perft, FWD_DIAG_DIRS},
-    [KERNEL_D8_FLY_FWD] = {k_d8_fly_fwd_generate, k_d8_fly_fwd_perft, FWD_DIAG_DIRS},
+                                FWD_DIAG_DIRS, 0},
+    [KERNEL_D8_FLY_ONE_WAY] = {k_d8_fly_one_way_generate, k_d8_fly_one_way_perft, FWD_DIAG_DIRS,
+                               0},
+    [KERNEL_D8_FLY_PARAS] = {k_d8_fly_paras_generate, k_d8_fly_paras_perft, FWD_DIAG_DIRS, 0},
+    [KERNEL_D8_FLY_FWD] = {k_d8_fly_fwd_generate, k_d8_fly_fwd_perft, FWD_DIAG_DIRS, 0},
 };
 
 /* Whether the record's movement is what every kernel body implements: men
@@ -131,12 +146,22 @@ static int kernel_for_rules(const struct dm_variant *v)
     return KERNEL_D12_FLY;
 }
 
-/* Decides with kernel_for_rules, then checks the men's jump directions,
- * which every kernel has compiled in. */
+/* The options the record needs (enum kernel_option). */
+static unsigned options_of(const struct dm_variant *v)
+{
+    return (v->landing == LAND_ADJACENT_IF_KING ? KOPT_KILLER : 0) |
+           (v->goal == GOAL_FIRST_KING ? KOPT_FIRST_KING : 0) |
+           (v->frisian_king_limit ? KOPT_KING_LIMIT : 0);
+}
+
+/* Decides with kernel_for_rules, then checks the men's jump directions and
+ * the options, which every kernel has compiled in. */
 static int dark_kernel(const struct dm_variant *v)
 {
     int k = kernel_for_rules(v);
-    return k >= 0 && kernels[k].man_jumps == v->man_jumps ? k : -1;
+    if (k < 0 || kernels[k].man_jumps != v->man_jumps || (options_of(v) & ~kernels[k].options))
+        return -1;
+    return k;
 }
 
 int kernel_for(const struct dm_variant *v)

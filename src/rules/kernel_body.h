@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * kernel_body.h - the bitboard move generator, written once and compiled per
- * board and king range by the k_*.c files ("template by include").  Not a
- * header: each k_*.c file includes it once, after defining
+ * board, king range, men's jump directions and special rule by the k_*.c
+ * files ("template by include").  Not a header: each k_*.c file includes it
+ * once, after defining
  *
  *   K_NAME(x)  the name of its two entry points (k_d10_fly_##x); the rest
  *              is static, named kb_ (kernel body) in every file
@@ -27,6 +28,12 @@
  *   K_PARAS    1: parachutists (pos->paras, 2.8): no quiet move; a first
  *              jump backwards for their colour, over para_target_bb, then
  *              they go on as men
+ *   K_KILLER, K_FIRST_KING, K_KING_LIMIT  1: the kernel reads at run time
+ *              whether a capture ending on a king stops right behind it
+ *              (Killer, 3.2), whether a king on the board ends the game
+ *              (Breakthrough, 3.4), whether one king makes at most three
+ *              quiet moves in a row (Frisian, 3.5); 0: the rule is off, and
+ *              kernel.c serves no record that has it
  *
  * Layout: the "ghost square" board of Scan and Kingsrow.  Squares (_sq) are
  * the cells in their own order (row by row from the top-left playing square)
@@ -43,7 +50,10 @@
  * have men only, so a count is a few shifts and popcounts; when a man can
  * capture, one test on the whole board tells which jumps go on (most do
  * not: they are counted or listed at once, as sets), and only the men whose
- * jumps go on, and kings, are searched square by square.  The search keeps
+ * jumps go on are searched square by square.  Kings are searched only when
+ * one test on the whole board finds a piece at the end of one of their
+ * lines with an empty square behind it; their lines are filled at once
+ * (Kogge-Stone), and counted when no capture is found.  The search keeps
  * a lean list (captured set, from, to, promotion) under the precedence key
  * of refgen.c as each complete sequence arrives; duplicates are looked for
  * only among sequences long enough to have one (K_DUP_MIN).  Full dm_move
@@ -57,8 +67,8 @@
 /* No vectorizing: it packs the few words of a node into vector registers
  * through memory (scalar stores read back as one vector stall the load),
  * which costs more than the popcounts and copies it would save (bench perft:
- * 5-10% on every board).  Before the includes, so that every function of
- * the file is compiled alike and still inlines. */
+ * 5-30% on the diagonal boards).  Before the includes, so that every
+ * function of the file is compiled alike and still inlines. */
 #pragma GCC optimize("no-tree-vectorize")
 
 #include <stdbool.h>
@@ -82,6 +92,15 @@
 #endif
 #ifndef K_PARAS
 #define K_PARAS 0
+#endif
+#ifndef K_KILLER
+#define K_KILLER 0
+#endif
+#ifndef K_FIRST_KING
+#define K_FIRST_KING 0
+#endif
+#ifndef K_KING_LIMIT
+#define K_KING_LIMIT 0
 #endif
 #if K_IMMEDIATE && K_FLYING && !K_LAND_ADJACENT
 #error "a flying king removing pieces at once is compiled only with adjacent landing"
@@ -145,8 +164,10 @@ struct kb_pos {
 #if K_PARAS
     K_BB paras_bb;         /* the parachutists of both                      */
 #endif
+#if K_KING_LIMIT
     uint8_t king_sq[2];    /* Frisian: the king of the last quiet moves     */
     uint8_t king_moves[2]; /*   and how many in a row (0: none)             */
+#endif
 };
 
 /* A lean move: enough to play it and to merge duplicates. */
@@ -495,7 +516,7 @@ K_INLINE bool kb_king_try(struct kb_search *s, K_BB at_bb, K_BB captured_bb, int
         first = false;
     }
     if (!went_on) {
-        bool adjacent_only = s->x->killer && (s->kings_bb & over);
+        bool adjacent_only = K_KILLER && s->x->killer && (s->kings_bb & over);
         for (K_BB l = land; l; l = kb_step(l, d) & s->empty_bb) {
             s->land_sq[n] = (uint8_t)K_CTZ(l);
             kb_emit(s, l, captured_bb, n + 1);
@@ -646,17 +667,21 @@ static void kb_captures(struct kb_search *s, const struct kb_pos *p, int color, 
 K_INLINE K_BB kb_free_kings(const struct kb_ctx *x, const struct kb_pos *p, int color)
 {
     K_BB kings = p->side_bb[color] & p->kings_bb;
+#if K_KING_LIMIT
     if (x->king_limit && p->king_moves[color] >= 3 && p->king_sq[color] != K_NO_SQ &&
         (p->side_bb[color] & ~p->kings_bb))
         kings &= ~(K_ONE << p->king_sq[color]);
+#else
+    (void)x;
+#endif
     return kings;
 }
 
-/* Appends a quiet move. */
+/* Appends a quiet move.  No test for room: a piece that moves to an empty
+ * square is the nearest one along one of the four lines through it, so a
+ * position has at most four quiet moves per empty square, 288 on 12x12. */
 K_INLINE void kb_add_quiet(struct kb_list *l, int from_sq, int to_sq, bool promotes)
 {
-    if (l->count == DM_MAX_MOVES)
-        return;
     struct kb_move *m = &l->moves[l->count++];
     m->captured_bb = 0;
     m->from_sq = (uint8_t)from_sq;
@@ -675,23 +700,20 @@ K_INLINE void kb_men_steps(struct kb_list *l, K_BB men_bb, K_BB empty_bb, K_BB p
     }
 }
 
-/* Every quiet move of the king on from in direction d (a constant). */
+K_INLINE K_BB kb_reach(K_BB kings_bb, K_BB empty_bb, const int d);
+
+/* Every quiet move of the king on from in direction d (a constant): its
+ * whole line at once, then square by square. */
 K_INLINE void kb_king_steps(struct kb_list *l, K_BB from, K_BB empty_bb, const int d)
 {
     int from_sq = K_CTZ(from);
-#if K_FLYING
-    for (K_BB to = kb_step(from, d) & empty_bb; to; to = kb_step(to, d) & empty_bb)
+    for (K_BB to = kb_reach(from, empty_bb, d); to; to &= to - 1)
         kb_add_quiet(l, from_sq, K_CTZ(to), false);
-#else
-    K_BB to = kb_step(from, d) & empty_bb;
-    if (to)
-        kb_add_quiet(l, from_sq, K_CTZ(to), false);
-#endif
 }
 
 /* The quiet moves of color (no capture is possible). */
-static void kb_gen_quiet(const struct kb_ctx *x, const struct kb_pos *p, struct kb_list *l,
-                         int color)
+K_INLINE void kb_gen_quiet_of(const struct kb_ctx *x, const struct kb_pos *p, struct kb_list *l,
+                              const int color)
 {
     K_BB empty = K_ALL & ~(p->side_bb[0] | p->side_bb[1]);
     K_BB men = kb_men(p, color);
@@ -711,6 +733,16 @@ static void kb_gen_quiet(const struct kb_ctx *x, const struct kb_pos *p, struct 
     }
 }
 
+/* The same, out of line (one copy per colour). */
+static void kb_gen_quiet(const struct kb_ctx *x, const struct kb_pos *p, struct kb_list *l,
+                         int color)
+{
+    if (color == DM_WHITE)
+        kb_gen_quiet_of(x, p, l, DM_WHITE);
+    else
+        kb_gen_quiet_of(x, p, l, DM_BLACK);
+}
+
 /* The men and parachutists of color that can capture (kings are searched
  * separately). */
 K_INLINE K_BB kb_man_jumpers(const struct kb_ctx *x, const struct kb_pos *p, int color)
@@ -727,13 +759,13 @@ K_INLINE K_BB kb_man_jumpers(const struct kb_ctx *x, const struct kb_pos *p, int
     return from;
 }
 
-/* The shortcut for the usual capture, when color has no king: most jumps of
- * its men end at once.  On the position's board the landing square of a
- * jump in direction d never allows the jump straight back (the man's own
- * square is not empty yet), and the piece taken and the square left matter
- * to no other direction, so one test on the whole board tells which jumps
- * go on.  Their men (*deep_bb) need the search; the other jumps are single
- * captures, by direction in lands_bb.  Returns false when the shortcut does
+/* The shortcut for the usual capture, when no king of color can capture:
+ * most jumps of its men end at once.  On the position's board the landing
+ * square of a jump in direction d never allows the jump straight back (the
+ * man's own square is not empty yet), and the piece taken and the square
+ * left matter to no other direction, so one test on the whole board tells
+ * which jumps go on.  Their men (*deep_bb) need the search; the other jumps
+ * are single captures, by direction in lands_bb.  Returns false when the shortcut does
  * not hold: a man crowned on the way goes on as a king, or a jump goes on
  * and the precedence would have to weigh single captures against it.
  * *kings_only tells that single captures of a king take precedence.
@@ -790,7 +822,8 @@ K_INLINE bool kb_singles(const struct kb_ctx *x, const struct kb_pos *p, const i
     return true;
 }
 
-/* Searches the captures of the men of jumpers_bb into l (color has no king). */
+/* Searches the captures of the men of jumpers_bb into l (no king of color
+ * can capture). */
 static void kb_search_men(const struct kb_ctx *x, const struct kb_pos *p, struct kb_list *l,
                           int color, K_BB jumpers_bb)
 {
@@ -801,8 +834,8 @@ static void kb_search_men(const struct kb_ctx *x, const struct kb_pos *p, struct
     kb_captures(&s, p, color, jumpers_bb, 0);
 }
 
-/* The number of captures of color, which has no king; 0 if the shortcut
- * does not hold.  With majority capture a sequence that goes on beats
+/* The number of captures of color, no king of which can capture; 0 if the
+ * shortcut does not hold.  With majority capture a sequence that goes on beats
  * every single capture. */
 K_INLINE int kb_count_singles_of(const struct kb_ctx *x, const struct kb_pos *p, const int color)
 {
@@ -838,8 +871,8 @@ static __attribute__((noinline)) int kb_count_singles(const struct kb_ctx *x,
     return kb_count_singles_of(x, p, DM_BLACK);
 }
 
-/* The captures of color, which has no king, into l by the shortcut above;
- * false (l untouched) when it does not hold. */
+/* The captures of color, no king of which can capture, into l by the
+ * shortcut above; false (l untouched) when it does not hold. */
 K_INLINE bool kb_gen_singles_of(const struct kb_ctx *x, const struct kb_pos *p, struct kb_list *l,
                                 const int color)
 {
@@ -959,7 +992,7 @@ K_INLINE void kb_gen(const struct kb_ctx *x, const struct kb_pos *p, struct kb_l
 {
     l->count = 0;
     l->best = 0;
-    if (x->first_king_ends && p->kings_bb)
+    if (K_FIRST_KING && x->first_king_ends && p->kings_bb)
         return; /* Breakthrough: the game is over */
     K_BB jumpers = kb_man_jumpers(x, p, color), reach[4];
     K_BB kings = kb_capturing_kings(x, p, color, &jumpers, reach);
@@ -998,7 +1031,7 @@ static __attribute__((noinline)) int kb_count_captures(const struct kb_ctx *x,
  * possible, quiet moves counted by popcount, never listed. */
 K_INLINE uint64_t kb_count(const struct kb_ctx *x, const struct kb_pos *p, const int color)
 {
-    if (x->first_king_ends && p->kings_bb)
+    if (K_FIRST_KING && x->first_king_ends && p->kings_bb)
         return 0;
     K_BB kings = p->side_bb[color] & p->kings_bb;
     K_BB jumpers = kb_man_jumpers(x, p, color), reach[4];
@@ -1050,6 +1083,7 @@ K_INLINE void kb_make(const struct kb_ctx *x, const struct kb_pos *p, const stru
 #if K_PARAS
     c->paras_bb = p->paras_bb & ~(m->captured_bb | from); /* it lands as a man */
 #endif
+#if K_KING_LIMIT
     c->king_sq[0] = p->king_sq[0];
     c->king_sq[1] = p->king_sq[1];
     c->king_moves[0] = p->king_moves[0];
@@ -1071,6 +1105,9 @@ K_INLINE void kb_make(const struct kb_ctx *x, const struct kb_pos *p, const stru
             c->king_moves[them] = 0;
         }
     }
+#else
+    (void)x;
+#endif
 }
 
 static uint64_t kb_perft_white(const struct kb_ctx *x, const struct kb_pos *p, int depth);
@@ -1124,10 +1161,12 @@ static void kb_load(const struct kernel_rules *r, const dm_position *pos, unsign
     p->paras_bb = kb_bb_of(pos->paras & cells, mirrored);
 #endif
     for (int color = 0; color < 2; color++) {
+#if K_KING_LIMIT
         int cell = pos->king_cell[color];
         bool counted = cell < K_CELLS && pos->king_moves[color] > 0;
         p->king_sq[color] = counted ? (uint8_t)kb_sq_of_cell(cell, mirrored) : K_NO_SQ;
         p->king_moves[color] = counted ? pos->king_moves[color] : 0;
+#endif
         x->promo_bb[color] = kb_bb_of(r->promo_cells[color], mirrored);
 #if K_PARAS
         x->para_prey_bb[color] = kb_bb_of(r->para_cells[color], mirrored);
@@ -1230,7 +1269,7 @@ int K_NAME(generate)(const struct kernel_rules *r, const dm_position *pos, dm_mo
     int color = pos->side;
     sink_init(&sink, list, flags);
     kb_load(r, pos, flags, &p, &x);
-    if (r->first_king_ends && p.kings_bb)
+    if (K_FIRST_KING && r->first_king_ends && p.kings_bb)
         return 0;
     K_BB jumpers = kb_man_jumpers(&x, &p, color);
     if (jumpers | (p.side_bb[color] & p.kings_bb)) {

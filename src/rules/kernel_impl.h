@@ -19,17 +19,17 @@
 
 /* The rules a kernel reads, for one variant. */
 struct kernel_rules {
-    uint8_t king_jump_dirs;   /* enum dir bits                               */
-    uint8_t promotion;        /* enum promotion                              */
-    unsigned precedence;      /* enum precedence bits                        */
-    bool killer;              /* LAND_ADJACENT_IF_KING                       */
-    bool spares_kings;        /* a man may not capture a king (Italian)      */
-    bool first_king_ends;     /* GOAL_FIRST_KING: no move once a king exists */
-    bool king_limit;          /* Frisian same-king limit on quiet moves      */
-    bool mirrored;            /* M8: cells map onto the D8 layout mirrored   */
-    dm_bits promo_cells[2];   /* where each colour's men are crowned         */
-    dm_bits para_cells[2];    /* where the piece a parachutist jumps over first
-                               * must stand                                   */
+    uint8_t king_jump_dirs; /* enum dir bits                                  */
+    uint8_t promotion;      /* enum promotion                                 */
+    unsigned precedence;    /* enum precedence bits                           */
+    bool killer;            /* LAND_ADJACENT_IF_KING                          */
+    bool spares_kings;      /* a man may not capture a king (Italian)         */
+    bool first_king_ends;   /* GOAL_FIRST_KING: no move once a king exists    */
+    bool king_limit;        /* Frisian same-king limit on quiet moves         */
+    bool mirrored;          /* M8: cells map onto the D8 layout mirrored      */
+    dm_bits promo_cells[2]; /* where each colour's men are crowned            */
+    dm_bits para_cells[2];  /* where the piece a parachutist jumps over first
+                             * must stand (2.8)                               */
 };
 
 /* One compiled kernel: the entry points of a k_*.c file. */
@@ -45,8 +45,8 @@ KERNEL_DECLARE(k_d8_fly_fwd);      /* the same, men take forwards: Czech, Spanis
 KERNEL_DECLARE(k_d8_fly_adjacent); /* 8x8, kings land behind, pieces leave: Thai    */
 KERNEL_DECLARE(k_d8_fly_one_way);  /* 8x8, both colours' men go north: One Way      */
 KERNEL_DECLARE(k_d8_fly_paras);    /* 8x8, with parachutists: Parachute             */
-KERNEL_DECLARE(k_d10_fly);  /* 10x10, flying kings: International, Killer, ...   */
-KERNEL_DECLARE(k_d10_orth); /* 10x10, flying kings, orthogonal captures: Frisian */
-KERNEL_DECLARE(k_d12_fly);  /* 12x12, flying kings: Canadian                     */
+KERNEL_DECLARE(k_d10_fly);         /* 10x10, flying kings: International, Killer    */
+KERNEL_DECLARE(k_d10_orth);        /* 10x10, orthogonal captures too: Frisian       */
+KERNEL_DECLARE(k_d12_fly);         /* 12x12, flying kings: Canadian                 */
 
 #endif

@@ -418,7 +418,7 @@ static bool dark_board(const dm_variant *v)
 }
 
 /* kernel_for() serves what the issue asks for (every variant of the 8x8
- * dark squares among them), and no record mixing rules no kernel was
+ * dark squares among them), and no record with rules no kernel was
  * compiled for. */
 static void test_served(void **state)
 {
@@ -457,6 +457,18 @@ static void test_served(void **state)
     copy = *dm_variant_by_id("international");
     copy.landing = LAND_ADJACENT;
     copy.removal = REMOVE_IMMEDIATE;
+    assert_int_equal(kernel_for(&copy), -1);
+
+    /* The men's directions and the run-time options are compiled in: a
+     * record asking for others gets no kernel. */
+    copy = *dm_variant_by_id("thai");
+    copy.man_jumps = DIRS_DIAG;
+    assert_int_equal(kernel_for(&copy), -1);
+    copy = *dm_variant_by_id("russian");
+    copy.goal = GOAL_FIRST_KING;
+    assert_int_equal(kernel_for(&copy), -1);
+    copy = *dm_variant_by_id("international");
+    copy.frisian_king_limit = true;
     assert_int_equal(kernel_for(&copy), -1);
 }
 

@@ -461,13 +461,20 @@ int dm_game_undo(dm_game *g, int plies)
     return n;
 }
 
-void dm_game_resign(dm_game *g, enum dm_color loser)
+/* Ends a game still on as a loss for loser, the reason being the colour's
+ * name and then what: resigning and a fallen flag end it alike. */
+static void declare_loss(dm_game *g, enum dm_color loser, enum dm_end end, const char *what)
 {
     char why[32];
     if (dm_game_over(g))
         return;
-    snprintf(why, sizeof why, "%s resigned", color_name[loser]);
-    set_result(g, win_for(loser ^ 1), DM_END_RESIGNATION, why);
+    snprintf(why, sizeof why, "%s %s", color_name[loser], what);
+    set_result(g, win_for(loser ^ 1), end, why);
+}
+
+void dm_game_resign(dm_game *g, enum dm_color loser)
+{
+    declare_loss(g, loser, DM_END_RESIGNATION, "resigned");
 }
 
 bool dm_game_accept_draw(dm_game *g, enum dm_color who)
@@ -491,11 +498,7 @@ bool dm_game_offer_draw(dm_game *g, enum dm_color who)
 
 void dm_game_time_forfeit(dm_game *g, enum dm_color flagged)
 {
-    char why[32];
-    if (dm_game_over(g))
-        return;
-    snprintf(why, sizeof why, "%s lost on time", color_name[flagged]);
-    set_result(g, win_for(flagged ^ 1), DM_END_TIME, why);
+    declare_loss(g, flagged, DM_END_TIME, "lost on time");
 }
 
 bool dm_game_counter(const dm_game *g, int i, const char **name, int *count, int *limit)

@@ -27,18 +27,6 @@ static int search_fen(const char *id, const char *fen, const dm_search_limits *l
     return rc;
 }
 
-/* The legal move of pos written text, which must exist. */
-static dm_move legal_move(const dm_variant *v, const dm_position *pos, const char *text)
-{
-    static dm_move_list legal;
-    dm_error err;
-    dm_generate(v, pos, &legal, 0);
-    int i = dm_move_parse(v, &legal, text, &err);
-    if (i < 0)
-        fail_msg("%s: %s", dm_variant_id(v), err.msg);
-    return legal.moves[i];
-}
-
 /* Fails unless the search of fen plays want. */
 static void expect_move(const char *id, const char *fen, const dm_search_result *r,
                         const char *want)
@@ -46,7 +34,7 @@ static void expect_move(const char *id, const char *fen, const dm_search_result 
     const dm_variant *v = tu_variant(id);
     dm_position pos;
     tu_position(v, fen, &pos);
-    dm_move m = legal_move(v, &pos, want);
+    dm_move m = tu_legal_move(v, &pos, want, 0);
     if (!r->has_move || !dm_move_same(&m, &r->best)) {
         char got[160] = "none";
         dm_move_list legal;
@@ -111,7 +99,7 @@ static void test_shot_two_for_three(void **state)
     const char *line[] = {"32-28", "23x43", "48x19"};
     assert_int_equal(r.pv_length, 3);
     for (int i = 0; i < 3; i++) {
-        dm_move m = legal_move(v, &pos, line[i]);
+        dm_move m = tu_legal_move(v, &pos, line[i], 0);
         assert_true(dm_move_same(&m, &r.pv[i]));
         dm_make_move(v, &pos, &m);
     }
@@ -232,7 +220,7 @@ static void test_repetition(void **state)
     dm_search_result r;
     assert_int_equal(dm_engine_search(e, v, &pos, history, 3, &limits, &r), 0);
     assert_int_equal(r.score, 0);
-    dm_move back = legal_move(v, &pos, "8-4");
+    dm_move back = tu_legal_move(v, &pos, "8-4", 0);
     assert_true(dm_move_same(&back, &r.best));
 
     dm_engine_new_game(e);

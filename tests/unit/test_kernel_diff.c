@@ -31,20 +31,13 @@
 
 enum { PLY_LIMIT = 250 };
 
+/* The xorshift stream of the variant under test, seeded from its id. */
 static uint64_t rng_state;
 
-static uint64_t rng_next(void)
-{
-    uint64_t x = rng_state;
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    return rng_state = x;
-}
-
+/* The next number of that stream in [0, n). */
 static int rng_below(int n)
 {
-    return (int)(rng_next() % (uint64_t)n);
+    return (int)(tu_xorshift(&rng_state) % (uint64_t)n);
 }
 
 /* The direction from cell a towards cell b on one line of g. */
@@ -116,33 +109,12 @@ static void sort_moves(dm_move_list *list, int (*cmp)(const void *, const void *
     list->count = n;
 }
 
-/* One move with its whole route: from x landing [captured] ..., K if crowned. */
-static void route_text(const dm_variant *v, const dm_move *m, char *buf, size_t size)
-{
-    char name[8];
-    size_t len = 0;
-    dm_cell_name(v, m->from, name, sizeof name);
-    len += (size_t)snprintf(buf + len, size - len, "%s", name);
-    if (m->njumps == 0) {
-        dm_cell_name(v, m->to, name, sizeof name);
-        len += (size_t)snprintf(buf + len, size - len, "-%s", name);
-    }
-    for (int i = 0; i < m->njumps && len < size; i++) {
-        char over[8];
-        dm_cell_name(v, m->path[i], name, sizeof name);
-        dm_cell_name(v, m->captured[i], over, sizeof over);
-        len += (size_t)snprintf(buf + len, size - len, "x%s[%s]", name, over);
-    }
-    if (len < size && (m->flags & DM_MOVE_PROMOTES))
-        snprintf(buf + len, size - len, "K");
-}
-
 static void print_list(const dm_variant *v, const char *title, const dm_move_list *list)
 {
     printf("  %s (%d):", title, list->count);
     for (int i = 0; i < list->count && i < 40; i++) {
         char text[512];
-        route_text(v, &list->moves[i], text, sizeof text);
+        tu_route_text(v, &list->moves[i], text, sizeof text);
         printf(" %s", text);
     }
     printf("%s\n", list->count > 40 ? " ..." : "");

@@ -30,14 +30,6 @@
 static const char *const served[] = {"turkish", "dameo", "gothic", "alquerque", "hawaiian"};
 enum { SERVED = sizeof served / sizeof served[0] };
 
-static uint64_t rng_next(uint64_t *s)
-{
-    *s ^= *s << 13;
-    *s ^= *s >> 7;
-    *s ^= *s << 17;
-    return *s;
-}
-
 /* ---- comparing move lists ------------------------------------------------ */
 
 /* A move with every byte that does not belong to it zeroed, so that whole
@@ -56,38 +48,12 @@ static dm_move normalized(const dm_move *m)
     return n;
 }
 
-/* One move with its whole route, "d4xd7xf7 [d6,e7] K". */
-static void route_text(const dm_variant *v, const dm_move *m, char *buf, size_t size)
-{
-    char name[8];
-    size_t len = 0;
-    dm_cell_name(v, m->from, name, sizeof name);
-    len += (size_t)snprintf(buf + len, size - len, "%s", name);
-    if (m->njumps == 0) {
-        dm_cell_name(v, m->to, name, sizeof name);
-        if (!(m->flags & DM_MOVE_REMOVAL))
-            len += (size_t)snprintf(buf + len, size - len, "-%s", name);
-    }
-    for (int i = 0; i < m->njumps && len < size; i++) {
-        dm_cell_name(v, m->path[i], name, sizeof name);
-        len += (size_t)snprintf(buf + len, size - len, "x%s", name);
-    }
-    for (int i = 0; i < m->njumps && len < size; i++) {
-        dm_cell_name(v, m->captured[i], name, sizeof name);
-        len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? "," : " [", name);
-    }
-    if (m->njumps && len < size)
-        len += (size_t)snprintf(buf + len, size - len, "]");
-    if ((m->flags & DM_MOVE_PROMOTES) && len < size)
-        snprintf(buf + len, size - len, " K");
-}
-
 static void print_list(const dm_variant *v, const char *who, const dm_move_list *list, int rc)
 {
     char text[400];
     print_message("%s: %d moves (returned %d)\n", who, list->count, rc);
     for (int i = 0; i < list->count; i++) {
-        route_text(v, &list->moves[i], text, sizeof text);
+        tu_route_text(v, &list->moves[i], text, sizeof text);
         print_message("    %s\n", text);
     }
 }
@@ -162,15 +128,15 @@ static void random_placement(const dm_variant *v, uint64_t *seed, dm_position *p
     bool kings = v->king != KING_NONE;
     memset(pos, 0, sizeof *pos);
     pos->king_cell[0] = pos->king_cell[1] = DM_NO_CELL;
-    pos->side = (uint8_t)(rng_next(seed) & 1);
+    pos->side = (uint8_t)(tu_xorshift(seed) & 1);
     for (int color = 0; color < 2; color++) {
-        int most = (rng_next(seed) & 1) ? cells / 2 : cells / 4;
-        int men = 1 + (int)(rng_next(seed) % (uint64_t)most);
-        int nkings = kings ? (int)(rng_next(seed) % 4) : 0;
+        int most = (tu_xorshift(seed) & 1) ? cells / 2 : cells / 4;
+        int men = 1 + (int)(tu_xorshift(seed) % (uint64_t)most);
+        int nkings = kings ? (int)(tu_xorshift(seed) % 4) : 0;
         for (int i = 0; i < men + nkings; i++) {
             bool king = i >= men;
             for (int tries = 0; tries < 100; tries++) {
-                int c = (int)(rng_next(seed) % (uint64_t)cells);
+                int c = (int)(tu_xorshift(seed) % (uint64_t)cells);
                 dm_bits bit = (dm_bits)1 << c;
                 if ((pos->white | pos->black) & bit)
                     continue;
@@ -211,7 +177,7 @@ static long compare_games(const dm_variant *v, long want, uint64_t *seed, dm_pos
             refgen_generate(v, &pos, &list, 0);
             if (list.count <= 0)
                 break;
-            dm_make_move(v, &pos, &list.moves[rng_next(seed) % (uint64_t)list.count]);
+            dm_make_move(v, &pos, &list.moves[tu_xorshift(seed) % (uint64_t)list.count]);
         }
     }
     return n;

@@ -204,18 +204,6 @@ static void test_frisian_counter_fen(void **state)
                      -1);
 }
 
-/* Plays text (one move) from pos; the test fails if it is not legal. */
-static void play(const dm_variant *v, dm_position *pos, const char *text)
-{
-    dm_move_list list;
-    dm_error err;
-    dm_generate(v, pos, &list, 0);
-    int i = dm_move_parse(v, &list, text, &err);
-    if (i < 0)
-        fail_msg("%s: %s", dm_variant_id(v), err.msg);
-    dm_make_move(v, pos, &list.moves[i]);
-}
-
 /* The legal moves of pos are exactly the blank-separated texts of want, in
  * any order. */
 static void assert_moves(const dm_variant *v, const dm_position *pos, const char *want)
@@ -247,14 +235,14 @@ static void test_frisian_counter_play(void **state)
 
     /* One king, three quiet moves: then only the man may move. */
     tu_position(v, "W:WK46,40:B4", &pos);
-    play(v, &pos, "46-41");
+    tu_play(v, &pos, "46-41", 0);
     assert_fen(v, &pos, "B:W40,K41:B4:+0+141");
-    play(v, &pos, "4-9");
+    tu_play(v, &pos, "4-9", 0);
     assert_fen(v, &pos, "W:W40,K41:B9:+0+141");
-    play(v, &pos, "41-46");
-    play(v, &pos, "9-13");
-    play(v, &pos, "46-41");
-    play(v, &pos, "13-18");
+    tu_play(v, &pos, "41-46", 0);
+    tu_play(v, &pos, "9-13", 0);
+    tu_play(v, &pos, "46-41", 0);
+    tu_play(v, &pos, "13-18", 0);
     assert_fen(v, &pos, "W:W40,K41:B18:+0+341");
     assert_moves(v, &pos, "40-35 40-34");
 
@@ -264,15 +252,15 @@ static void test_frisian_counter_play(void **state)
     assert_true(dm_position_equal(&pos, &copy));
 
     /* A man move starts the count over. */
-    play(v, &pos, "40-35");
+    tu_play(v, &pos, "40-35", 0);
     assert_fen(v, &pos, "B:W35,K41:B18");
-    play(v, &pos, "18-22");
-    play(v, &pos, "41-46");
+    tu_play(v, &pos, "18-22", 0);
+    tu_play(v, &pos, "41-46", 0);
     assert_fen(v, &pos, "B:W35,K46:B22:+0+146");
 
     /* Another king starts its own count at 1. */
     tu_position(v, "W:WK46,K50,40:B4:+0+246", &pos);
-    play(v, &pos, "50-45");
+    tu_play(v, &pos, "50-45", 0);
     assert_fen(v, &pos, "B:W40,K45,K46:B4:+0+145");
 }
 
@@ -285,10 +273,10 @@ static void test_hawaiian_opening(void **state)
     dm_position pos;
     dm_position_start(v, &pos);
     assert_moves(v, &pos, "a8 d5 e4 h1");
-    play(v, &pos, "d5");
+    tu_play(v, &pos, "d5", 0);
     assert_true(((pos.black >> cell(v, "d5")) & 1) == 0);
     assert_moves(v, &pos, "c5 d4 d6 e5");
-    play(v, &pos, "e5");
+    tu_play(v, &pos, "e5", 0);
     char fen[512];
     dm_fen_format(v, &pos, fen, sizeof fen);
     dm_position back;
@@ -313,14 +301,6 @@ static void test_hawaiian_opening(void **state)
 }
 
 /* ---- random games ------------------------------------------------------- */
-
-static uint64_t rng_next(uint64_t *s)
-{
-    *s ^= *s << 13;
-    *s ^= *s >> 7;
-    *s ^= *s << 17;
-    return *s;
-}
 
 /* Checks one position: pieces on cells, disjoint, kings among them; every
  * legal move's text parses back to it; the FEN reads back to the same
@@ -378,7 +358,7 @@ static void test_random_games(void **state)
                     assert_int_not_equal(dm_position_outcome(v, &pos), DM_ONGOING);
                     break;
                 }
-                const dm_move *m = &list.moves[rng_next(&seed) % (uint64_t)n];
+                const dm_move *m = &list.moves[tu_xorshift(&seed) % (uint64_t)n];
                 int before = 0, after = 0;
                 for (int c = 0; c < dm_variant_cells(v); c++)
                     before += (int)(((pos.white | pos.black) >> c) & 1);

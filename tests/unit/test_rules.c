@@ -389,16 +389,11 @@ static void test_every_variant_has_cases(void **state)
 
 /* ---- rules a FEN cannot carry -------------------------------------------- */
 
-/* Plays the move written text from pos, failing if it is not legal. */
+/* Plays the move written text from pos, failing if it is not legal; the
+ * reference generator is the one these rules are checked against. */
 static void play(const dm_variant *v, dm_position *pos, const char *text)
 {
-    static dm_move_list list;
-    dm_error err;
-    dm_generate(v, pos, &list, DM_GEN_REFERENCE);
-    int at = dm_move_parse(v, &list, text, &err);
-    if (at < 0)
-        fail_msg("%s: cannot play %s: %s", dm_variant_id(v), text, err.msg);
-    dm_make_move(v, pos, &list.moves[at]);
+    tu_play(v, pos, text, DM_GEN_REFERENCE);
 }
 
 /* Whether the move text is legal in pos, by both generators (which must

@@ -78,6 +78,66 @@ static inline void tu_moves_text(const dm_variant *v, const dm_move_list *list, 
     }
 }
 
+/* Steps the xorshift64 generator at *s (which must not be 0) and returns the
+ * new state: cheap, and the same sequence on every platform. */
+static inline uint64_t tu_xorshift(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+/* The legal move of pos written text, generated with flags (dm_gen_flags);
+ * the test fails with the parser's message if there is none.  The list is
+ * static: a dm_move_list is large for a stack frame. */
+static inline dm_move tu_legal_move(const dm_variant *v, const dm_position *pos, const char *text,
+                                    unsigned flags)
+{
+    static dm_move_list list;
+    dm_error err;
+    dm_generate(v, pos, &list, flags);
+    int at = dm_move_parse(v, &list, text, &err);
+    if (at < 0)
+        fail_msg("%s: cannot play %s: %s", dm_variant_id(v), text, err.msg);
+    return list.moves[at];
+}
+
+/* Plays the move written text from pos (see tu_legal_move). */
+static inline void tu_play(const dm_variant *v, dm_position *pos, const char *text, unsigned flags)
+{
+    dm_move m = tu_legal_move(v, pos, text, flags);
+    dm_make_move(v, pos, &m);
+}
+
+/* One move with its whole route for failure messages, as "d4xd7xf7[d6,e7]K":
+ * the landing squares, the pieces taken in order, K if it crowns; a removal
+ * is its lone square.  No blanks, so that a list of them reads on one line. */
+static inline void tu_route_text(const dm_variant *v, const dm_move *m, char *buf, size_t size)
+{
+    char name[8];
+    size_t len = 0;
+    dm_cell_name(v, m->from, name, sizeof name);
+    len += (size_t)snprintf(buf + len, size - len, "%s", name);
+    if (m->njumps == 0) {
+        dm_cell_name(v, m->to, name, sizeof name);
+        if (!(m->flags & DM_MOVE_REMOVAL))
+            len += (size_t)snprintf(buf + len, size - len, "-%s", name);
+    }
+    for (int i = 0; i < m->njumps && len < size; i++) {
+        dm_cell_name(v, m->path[i], name, sizeof name);
+        len += (size_t)snprintf(buf + len, size - len, "x%s", name);
+    }
+    for (int i = 0; i < m->njumps && len < size; i++) {
+        dm_cell_name(v, m->captured[i], name, sizeof name);
+        len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? "," : "[", name);
+    }
+    if (m->njumps && len < size)
+        len += (size_t)snprintf(buf + len, size - len, "]");
+    if ((m->flags & DM_MOVE_PROMOTES) && len < size)
+        snprintf(buf + len, size - len, "K");
+}
+
 static inline int tu_strcmp_qsort(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);

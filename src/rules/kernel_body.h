@@ -371,7 +371,12 @@ static __attribute__((noinline)) void kb_emit_full(const struct kb_search *s, K_
 K_INLINE void kb_emit(const struct kb_search *s, K_BB to_bb, K_BB captured_bb, int n)
 {
     unsigned prec = s->x->precedence;
-    uint64_t key = prec == PREC_QUANTITY ? (uint64_t)n << 40 : prec ? kb_key(s, captured_bb, n) : 0;
+    /* The keys of the commonest precedences inline (Czech and its family:
+     * only the captor's kind), the others out of line. */
+    uint64_t key = prec == PREC_QUANTITY    ? (uint64_t)n << 40
+                   : prec == PREC_WITH_KING ? (uint64_t)s->king_captor << 39
+                   : prec                   ? kb_key(s, captured_bb, n)
+                                            : 0;
     bool promotes = !s->king_captor && (s->crowned | ((to_bb & s->promo_bb) != 0));
     if (__builtin_expect(s->sink != NULL, 0)) {
         kb_emit_full(s, to_bb, captured_bb, n, promotes, key);
@@ -401,6 +406,7 @@ K_INLINE void kb_emit(const struct kb_search *s, K_BB to_bb, K_BB captured_bb, i
 }
 
 static void kb_man_jumps(struct kb_search *s, int at_sq, K_BB lands_bb, K_BB captured_bb, int n);
+K_INLINE K_BB kb_reach(K_BB kings_bb, K_BB empty_bb, const int d);
 static bool kb_king_extend(struct kb_search *s, K_BB at_bb, K_BB captured_bb, int n, int lastdir,
                            bool straight);
 
@@ -494,10 +500,12 @@ static void kb_man_jumps(struct kb_search *s, int at_sq, K_BB lands_bb, K_BB cap
 K_INLINE bool kb_king_try(struct kb_search *s, K_BB at_bb, K_BB captured_bb, int n, const int d)
 {
     K_BB open = K_IMMEDIATE ? s->empty_bb | captured_bb : s->empty_bb;
-    K_BB over = kb_step(at_bb, d);
 #if K_FLYING
-    while (over & open)
-        over = kb_step(over, d);
+    /* The square past the king's open line at once, not square by square:
+     * the loop's exit, at a varying distance, was mispredicted. */
+    K_BB over = kb_step(at_bb | kb_reach(at_bb, open, d), d);
+#else
+    K_BB over = kb_step(at_bb, d);
 #endif
     over &= s->enemy_bb & ~captured_bb;
     if (!over)
@@ -700,8 +708,6 @@ K_INLINE void kb_men_steps(struct kb_list *l, K_BB men_bb, K_BB empty_bb, K_BB p
     }
 }
 
-K_INLINE K_BB kb_reach(K_BB kings_bb, K_BB empty_bb, const int d);
-
 /* Every quiet move of the king on from in direction d (a constant): its
  * whole line at once, then square by square. */
 K_INLINE void kb_king_steps(struct kb_list *l, K_BB from, K_BB empty_bb, const int d)
@@ -789,6 +795,10 @@ K_INLINE bool kb_singles(const struct kb_ctx *x, const struct kb_pos *p, const i
 #endif
         all |= lands_bb[d];
     }
+    *deep_bb = 0;
+    *kings_only = false;
+    if (!all)
+        return true; /* no capture: the usual position, kept short */
     K_BB again = all & kb_jumpers(K_ALL, prey, empty, K_MAN_DIRS(color));
     K_BB promo = all & x->promo_bb[color];
     if (promo) {
@@ -834,41 +844,16 @@ static void kb_search_men(const struct kb_ctx *x, const struct kb_pos *p, struct
     kb_captures(&s, p, color, jumpers_bb, 0);
 }
 
-/* The number of captures of color, no king of which can capture; 0 if the
- * shortcut does not hold.  With majority capture a sequence that goes on beats
- * every single capture. */
-K_INLINE int kb_count_singles_of(const struct kb_ctx *x, const struct kb_pos *p, const int color)
+/* The number of captures of the men of deep_bb, searched (out of line, so
+ * that the count needs no list on the stack). */
+static __attribute__((noinline)) int kb_count_deep(const struct kb_ctx *x, const struct kb_pos *p,
+                                                   int color, K_BB deep_bb)
 {
-    K_BB lands[K_NDIRS], deep;
-    bool kings_only;
-    if (!kb_singles(x, p, color, lands, &deep, &kings_only))
-        return 0;
-    int n = 0;
-    if (deep) {
-        struct kb_list l;
-        l.count = 0;
-        l.best = 0;
-        kb_search_men(x, p, &l, color, deep);
-        if (x->precedence & K_LONGER_WINS)
-            return l.count;
-        n = l.count;
-    }
-    for (int d = 0; d < K_NDIRS; d++) {
-        K_BB b = lands[d];
-        if (kings_only)
-            b &= kb_step(p->kings_bb, d);
-        n += K_POPCOUNT(b);
-    }
-    return n;
-}
-
-/* The same, out of line (one copy per colour, each with its directions). */
-static __attribute__((noinline)) int kb_count_singles(const struct kb_ctx *x,
-                                                      const struct kb_pos *p, int color)
-{
-    if (color == DM_WHITE)
-        return kb_count_singles_of(x, p, DM_WHITE);
-    return kb_count_singles_of(x, p, DM_BLACK);
+    struct kb_list l;
+    l.count = 0;
+    l.best = 0;
+    kb_search_men(x, p, &l, color, deep_bb);
+    return l.count;
 }
 
 /* The captures of color, no king of which can capture, into l by the
@@ -1034,15 +1019,37 @@ K_INLINE uint64_t kb_count(const struct kb_ctx *x, const struct kb_pos *p, const
     if (K_FIRST_KING && x->first_king_ends && p->kings_bb)
         return 0;
     K_BB kings = p->side_bb[color] & p->kings_bb;
-    K_BB jumpers = kb_man_jumpers(x, p, color), reach[4];
-    K_BB takers = kb_capturing_kings(x, p, color, &jumpers, reach);
-    if (jumpers | takers) {
-        int n = jumpers && !takers ? kb_count_singles(x, p, color) : 0;
+    K_BB men_take = 1, reach[4]; /* cleared when a king's capture drops the men's */
+    K_BB takers = kb_capturing_kings(x, p, color, &men_take, reach);
+    if (takers) {
+        int n = kb_count_captures(x, p, color, men_take ? kb_man_jumpers(x, p, color) : 0, takers);
         if (n)
             return (uint64_t)n;
-        n = kb_count_captures(x, p, color, jumpers, takers);
-        if (n)
-            return (uint64_t)n;
+    } else {
+        /* The men's single jumps straight from their landing squares, not
+         * their jumpers first and the same sets again out of line: in the
+         * narrow, capture-heavy trees (One Way, Parachute) most counts end
+         * here. */
+        K_BB lands[K_NDIRS], deep;
+        bool kings_only;
+        if (kb_singles(x, p, color, lands, &deep, &kings_only)) {
+            int n = 0;
+            if (deep) {
+                /* With majority capture a sequence that goes on beats every
+                 * single capture. */
+                n = kb_count_deep(x, p, color, deep);
+                if (x->precedence & K_LONGER_WINS)
+                    return (uint64_t)n;
+            }
+            for (int d = 0; d < K_NDIRS; d++)
+                n += K_POPCOUNT(kings_only ? lands[d] & kb_step(p->kings_bb, d) : lands[d]);
+            if (n)
+                return (uint64_t)n;
+        } else {
+            int n = kb_count_captures(x, p, color, kb_man_jumpers(x, p, color), 0);
+            if (n)
+                return (uint64_t)n;
+        }
     }
     K_BB empty = K_ALL & ~(p->side_bb[0] | p->side_bb[1]);
     K_BB men = kb_men(p, color);

@@ -69,7 +69,9 @@
  * which costs more than the popcounts and copies it would save (bench perft:
  * 5-30% on the diagonal boards).  Before the includes, so that every
  * function of the file is compiled alike and still inlines. */
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC optimize("no-tree-vectorize")
+#endif
 
 #include <stdbool.h>
 #include <stdint.h>

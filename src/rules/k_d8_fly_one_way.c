@@ -13,4 +13,5 @@
 #define K_ORTH     0
 #define K_MEN_BACK 0
 #define K_ONE_WAY  1
+#define K_CZECH    1
 #include "rules/kernel_body.h"

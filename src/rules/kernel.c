@@ -46,6 +46,7 @@ enum kernel_option {
     KOPT_KILLER = 1,     /* LAND_ADJACENT_IF_KING                            */
     KOPT_FIRST_KING = 2, /* GOAL_FIRST_KING                                  */
     KOPT_KING_LIMIT = 4, /* frisian_king_limit                               */
+    KOPT_CZECH = 8,      /* compiled in (K_CZECH): the record must have them */
 };
 
 /* The entry points of each kernel, the directions its men jump in (for
@@ -68,8 +69,9 @@ static const struct kernel_entry {
     [KERNEL_D8_FLY_ADJACENT] = {k_d8_fly_adjacent_generate, k_d8_fly_adjacent_perft,
                                 FWD_DIAG_DIRS, 0},
     [KERNEL_D8_FLY_ONE_WAY] = {k_d8_fly_one_way_generate, k_d8_fly_one_way_perft, FWD_DIAG_DIRS,
-                               0},
-    [KERNEL_D8_FLY_PARAS] = {k_d8_fly_paras_generate, k_d8_fly_paras_perft, FWD_DIAG_DIRS, 0},
+                               KOPT_CZECH},
+    [KERNEL_D8_FLY_PARAS] = {k_d8_fly_paras_generate, k_d8_fly_paras_perft, FWD_DIAG_DIRS,
+                             KOPT_CZECH},
     [KERNEL_D8_FLY_FWD] = {k_d8_fly_fwd_generate, k_d8_fly_fwd_perft, FWD_DIAG_DIRS, 0},
 };
 
@@ -154,12 +156,30 @@ static unsigned options_of(const struct dm_variant *v)
            (v->frisian_king_limit ? KOPT_KING_LIMIT : 0);
 }
 
-/* Decides with kernel_for_rules, then checks the men's jump directions and
- * the options, which every kernel has compiled in. */
+/* Whether the record has the rules K_CZECH compiles in (kernel_body.h): a
+ * king captor first and nothing else, men that take kings, men crowned
+ * where a move ends, on the far row of their way (the top one for both
+ * colours with one_way), and parachutists' first prey on the row in front
+ * of the enemy's back row. */
+static bool czech_rules(const struct dm_variant *v)
+{
+    const struct geometry *g = v->geo;
+    int top = g->ranks - 1;
+    bool paras_fit = !v->parachutes || (v->para_target_bb[DM_WHITE] == g->rank_bb[top - 1] &&
+                                        v->para_target_bb[DM_BLACK] == g->rank_bb[1]);
+    return v->precedence == PREC_WITH_KING && v->promotion == PROMOTE_END_ONLY &&
+           !v->man_spares_kings && v->promo_bb[DM_WHITE] == g->rank_bb[top] &&
+           v->promo_bb[DM_BLACK] == g->rank_bb[v->one_way ? top : 0] && paras_fit;
+}
+
+/* Decides with kernel_for_rules, then checks the men's jump directions, the
+ * options, and the rules a kernel has compiled in. */
 static int dark_kernel(const struct dm_variant *v)
 {
     int k = kernel_for_rules(v);
     if (k < 0 || kernels[k].man_jumps != v->man_jumps || (options_of(v) & ~kernels[k].options))
+        return -1;
+    if ((kernels[k].options & KOPT_CZECH) && !czech_rules(v))
         return -1;
     return k;
 }

@@ -28,6 +28,14 @@
  *   K_PARAS    1: parachutists (pos->paras, 2.8): no quiet move; a first
  *              jump backwards for their colour, over para_target_bb, then
  *              they go on as men
+ *   K_CZECH    1: the rules of the Czech family compiled in, which kernel.c
+ *              checks: a king captor first and nothing else (PREC_WITH_KING),
+ *              men crowned where a move ends (PROMOTE_END_ONLY) on the far
+ *              row of their way, and (K_PARAS) a parachutist's first prey on
+ *              the row in front of the enemy's back row.  The narrow trees of
+ *              One Way and Parachute spend little per node, so that the tests
+ *              of these rules at run time weighed (bench perft: Parachute
+ *              some 5% faster with them folded)
  *   K_KILLER, K_FIRST_KING, K_KING_LIMIT  1: the kernel reads at run time
  *              whether a capture ending on a king stops right behind it
  *              (Killer, 3.2), whether a king on the board ends the game
@@ -59,6 +67,15 @@
  * only among sequences long enough to have one (K_DUP_MIN).  Full dm_move
  * routes are written only for kernel_generate, in refgen.c's order.
  *
+ * Perft (kb_perft_moves) writes no list for the quiet moves and the men's
+ * single jumps, most moves: each is played from its set (from and to bits,
+ * the piece taken halfway), and at the parents of the counted nodes its
+ * replies are counted at once.  In the narrow trees (One Way, Parachute: under
+ * four replies per count) the fixed cost of a node is what counts, so the
+ * count and kb_play keep their branches for what the predictor can learn
+ * (kings on the board, a capture search): a man's capture or not, a king
+ * moving or a man crowned are chosen by masks.
+ *
  * Routes past a piece taken straight on: perft counts the route once, going
  * on from the square right behind the piece taken (the published counts, and
  * RULES.md 0.4's way of writing it); kernel_generate with duplicates kept
@@ -75,6 +92,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/bits.h"
@@ -94,6 +112,9 @@
 #endif
 #ifndef K_PARAS
 #define K_PARAS 0
+#endif
+#ifndef K_CZECH
+#define K_CZECH 0
 #endif
 #ifndef K_KILLER
 #define K_KILLER 0
@@ -120,6 +141,31 @@
 #endif
 
 #define K_INLINE static inline __attribute__((always_inline))
+/* The loops over the directions unrolled, so that each step is a constant
+ * shift: a count inlined many times made GCC keep some of them as loops,
+ * over a jump table. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define K_UNROLL _Pragma("GCC unroll 8")
+#else
+#define K_UNROLL
+#endif
+
+/* The rules K_CZECH compiles in, else as read at run time: the precedence,
+ * whether men spare kings (Italian), the kind of promotion, color's promotion squares and (K_PARAS) where a
+ * parachutist's first prey stands. */
+#if K_CZECH
+#define KB_PRECEDENCE(x)       ((void)(x), (unsigned)PREC_WITH_KING)
+#define KB_SPARES(x)           ((void)(x), false)
+#define KB_PROMOTION(x)        ((void)(x), PROMOTE_END_ONLY)
+#define KB_PROMO_BB(x, color)  ((void)(x), K_ROW_BB(K_MEN_NORTH(color) ? 0 : K_ROWS - 1))
+#define KB_PARA_PREY(x, color) ((void)(x), K_ROW_BB((color) == DM_WHITE ? 1 : K_ROWS - 2))
+#else
+#define KB_PRECEDENCE(x)       ((x)->precedence)
+#define KB_SPARES(x)           ((x)->spares)
+#define KB_PROMOTION(x)        ((x)->promotion)
+#define KB_PROMO_BB(x, color)  ((x)->promo_bb[color])
+#define KB_PARA_PREY(x, color) ((x)->para_prey_bb[color])
+#endif
 #define K_MEN_NORTH(color) (K_ONE_WAY || (color) == DM_WHITE) /* men step north */
 #define K_ONE    ((K_BB)1)
 #define K_CELLS  (K_HALF * K_ROWS)
@@ -291,6 +337,26 @@ K_INLINE int kb_delta(int d)
     }
 }
 
+/* The bits of b moved k steps in direction d (constants), unmasked: the
+ * caller masks.  A move past the width of the set leaves nothing. */
+K_INLINE K_BB kb_shift(K_BB b, const int d, const int k)
+{
+    int delta = k * kb_delta(d), width = (int)sizeof(K_BB) * 8;
+    if (delta >= width || -delta >= width)
+        return 0;
+    return delta > 0 ? b << delta : b >> -delta;
+}
+
+/* One step of every square of b in direction d (a constant) onto the
+ * squares of onto_bb, which are on the board: its mask does the work of
+ * K_ALL (a step along a row still needs its own). */
+K_INLINE K_BB kb_step_onto(K_BB b, const int d, K_BB onto_bb)
+{
+    if (d == DIR_E || d == DIR_W)
+        return kb_step(b, d) & onto_bb;
+    return kb_shift(b, d, 1) & onto_bb;
+}
+
 /* The square of a cell, and back (M8 cells mirrored left to right). */
 static inline int kb_sq_of_cell(int cell, bool mirrored)
 {
@@ -329,7 +395,7 @@ static inline K_BB kb_bb_of(dm_bits cells, bool mirrored)
  * refgen.c's precedence_key. */
 static uint64_t kb_key(const struct kb_search *s, K_BB captured_bb, int n)
 {
-    unsigned prec = s->x->precedence;
+    unsigned prec = KB_PRECEDENCE(s->x);
     uint64_t primary = 0, kings = (uint64_t)K_POPCOUNT(captured_bb & s->kings_bb), key;
     if (prec & PREC_QUANTITY)
         primary = (uint64_t)n;
@@ -372,7 +438,7 @@ static __attribute__((noinline)) void kb_emit_full(const struct kb_search *s, K_
  * duplicates are kept. */
 K_INLINE void kb_emit(const struct kb_search *s, K_BB to_bb, K_BB captured_bb, int n)
 {
-    unsigned prec = s->x->precedence;
+    unsigned prec = KB_PRECEDENCE(s->x);
     /* The keys of the commonest precedences inline (Czech and its family:
      * only the captor's kind), the others out of line. */
     uint64_t key = prec == PREC_QUANTITY    ? (uint64_t)n << 40
@@ -418,7 +484,7 @@ K_INLINE K_BB kb_land(K_BB men_bb, K_BB prey_bb, K_BB open_bb, const unsigned di
 {
     if (!(dirs & DIRBIT(d)))
         return 0;
-    return kb_step(kb_step(men_bb, d) & prey_bb, d) & open_bb;
+    return kb_step_onto(kb_step_onto(men_bb, d, prey_bb), d, open_bb);
 }
 
 /* The landing squares of the jumps of the pieces of men_bb over prey_bb
@@ -587,7 +653,7 @@ K_INLINE K_BB kb_jumper(K_BB targets_bb, K_BB empty_bb, const unsigned dirs, con
     if (!(dirs & DIRBIT(d)))
         return 0;
     int back = kb_opposite(d);
-    return kb_step(targets_bb & kb_step(empty_bb, back), back);
+    return kb_step(kb_step_onto(empty_bb, back, targets_bb), back);
 }
 
 /* The men of men_bb that can jump one of targets_bb: a target one step away
@@ -612,7 +678,7 @@ K_INLINE K_BB kb_para_lands(const struct kb_ctx *x, K_BB paras_bb, K_BB prey_bb,
                             int color)
 {
 #if K_PARAS
-    prey_bb &= x->para_prey_bb[color];
+    prey_bb &= KB_PARA_PREY(x, color);
     if (color == DM_WHITE)
         return kb_lands(paras_bb, prey_bb, empty_bb, K_PARA_DIRS(DM_WHITE));
     return kb_lands(paras_bb, prey_bb, empty_bb, K_PARA_DIRS(DM_BLACK));
@@ -648,9 +714,9 @@ static void kb_captures(struct kb_search *s, const struct kb_pos *p, int color, 
     const struct kb_ctx *x = s->x;
     K_BB empty = K_ALL & ~(p->side_bb[0] | p->side_bb[1]);
     s->enemy_bb = p->side_bb[color ^ 1];
-    s->man_prey_bb = x->spares ? s->enemy_bb & ~p->kings_bb : s->enemy_bb;
+    s->man_prey_bb = KB_SPARES(x) ? s->enemy_bb & ~p->kings_bb : s->enemy_bb;
     s->kings_bb = p->kings_bb;
-    s->promo_bb = x->promo_bb[color];
+    s->promo_bb = KB_PROMO_BB(x, color);
     s->color = color;
     s->crowned = false;
     s->king_captor = false;
@@ -687,81 +753,17 @@ K_INLINE K_BB kb_free_kings(const struct kb_ctx *x, const struct kb_pos *p, int 
     return kings;
 }
 
-/* Appends a quiet move.  No test for room: a piece that moves to an empty
- * square is the nearest one along one of the four lines through it, so a
- * position has at most four quiet moves per empty square, 288 on 12x12. */
-K_INLINE void kb_add_quiet(struct kb_list *l, int from_sq, int to_sq, bool promotes)
-{
-    struct kb_move *m = &l->moves[l->count++];
-    m->captured_bb = 0;
-    m->from_sq = (uint8_t)from_sq;
-    m->to_sq = (uint8_t)to_sq;
-    m->njumps = 0;
-    m->promotes = promotes;
-}
-
-/* Every quiet move of a man stepping in direction d (a constant). */
-K_INLINE void kb_men_steps(struct kb_list *l, K_BB men_bb, K_BB empty_bb, K_BB promo_bb,
-                           const int d)
-{
-    for (K_BB b = kb_step(men_bb, d) & empty_bb; b; b &= b - 1) {
-        int to_sq = K_CTZ(b);
-        kb_add_quiet(l, to_sq - kb_delta(d), to_sq, (b & -b & promo_bb) != 0);
-    }
-}
-
-/* Every quiet move of the king on from in direction d (a constant): its
- * whole line at once, then square by square. */
-K_INLINE void kb_king_steps(struct kb_list *l, K_BB from, K_BB empty_bb, const int d)
-{
-    int from_sq = K_CTZ(from);
-    for (K_BB to = kb_reach(from, empty_bb, d); to; to &= to - 1)
-        kb_add_quiet(l, from_sq, K_CTZ(to), false);
-}
-
-/* The quiet moves of color (no capture is possible). */
-K_INLINE void kb_gen_quiet_of(const struct kb_ctx *x, const struct kb_pos *p, struct kb_list *l,
-                              const int color)
-{
-    K_BB empty = K_ALL & ~(p->side_bb[0] | p->side_bb[1]);
-    K_BB men = kb_men(p, color);
-    if (K_MEN_NORTH(color)) {
-        kb_men_steps(l, men, empty, x->promo_bb[color], DIR_NE);
-        kb_men_steps(l, men, empty, x->promo_bb[color], DIR_NW);
-    } else {
-        kb_men_steps(l, men, empty, x->promo_bb[color], DIR_SE);
-        kb_men_steps(l, men, empty, x->promo_bb[color], DIR_SW);
-    }
-    for (K_BB b = kb_free_kings(x, p, color); b; b &= b - 1) {
-        K_BB from = b & -b;
-        kb_king_steps(l, from, empty, DIR_NE);
-        kb_king_steps(l, from, empty, DIR_NW);
-        kb_king_steps(l, from, empty, DIR_SE);
-        kb_king_steps(l, from, empty, DIR_SW);
-    }
-}
-
-/* The same, out of line (one copy per colour). */
-static void kb_gen_quiet(const struct kb_ctx *x, const struct kb_pos *p, struct kb_list *l,
-                         int color)
-{
-    if (color == DM_WHITE)
-        kb_gen_quiet_of(x, p, l, DM_WHITE);
-    else
-        kb_gen_quiet_of(x, p, l, DM_BLACK);
-}
-
 /* The men and parachutists of color that can capture (kings are searched
  * separately). */
 K_INLINE K_BB kb_man_jumpers(const struct kb_ctx *x, const struct kb_pos *p, int color)
 {
     K_BB empty = K_ALL & ~(p->side_bb[0] | p->side_bb[1]);
     K_BB targets = p->side_bb[color ^ 1];
-    if (x->spares)
+    if (KB_SPARES(x))
         targets &= ~p->kings_bb;
     K_BB from = kb_jumpers(kb_men(p, color), targets, empty, K_MAN_DIRS(color));
 #if K_PARAS
-    from |= kb_jumpers(kb_paras(p, color), targets & x->para_prey_bb[color], empty,
+    from |= kb_jumpers(kb_paras(p, color), targets & KB_PARA_PREY(x, color), empty,
                        K_PARA_DIRS(color));
 #endif
     return from;
@@ -786,47 +788,45 @@ K_INLINE bool kb_singles(const struct kb_ctx *x, const struct kb_pos *p, const i
     K_BB empty = K_ALL & ~(p->side_bb[0] | p->side_bb[1]);
     K_BB men = kb_men(p, color);
     K_BB prey = p->side_bb[color ^ 1];
-    if (x->spares)
+    if (KB_SPARES(x))
         prey &= ~p->kings_bb;
     K_BB all = 0, deep = 0;
-    for (int d = 0; d < K_NDIRS; d++) {
+    K_UNROLL for (int d = 0; d < K_NDIRS; d++) {
         lands_bb[d] = kb_land(men, prey, empty, K_MAN_DIRS(color), d);
 #if K_PARAS
-        lands_bb[d] |= kb_land(kb_paras(p, color), prey & x->para_prey_bb[color], empty,
+        lands_bb[d] |= kb_land(kb_paras(p, color), prey & KB_PARA_PREY(x, color), empty,
                                K_PARA_DIRS(color), d);
 #endif
         all |= lands_bb[d];
     }
-    *deep_bb = 0;
-    *kings_only = false;
-    if (!all)
-        return true; /* no capture: the usual position, kept short */
+    /* No test of all: whether a man can take follows no pattern the
+     * predictor could learn, and with none the sets below are empty. */
     K_BB again = all & kb_jumpers(K_ALL, prey, empty, K_MAN_DIRS(color));
-    K_BB promo = all & x->promo_bb[color];
+    K_BB promo = all & KB_PROMO_BB(x, color);
     if (promo) {
-        if (x->promotion == PROMOTE_CONTINUE_AS_KING)
+        if (KB_PROMOTION(x) == PROMOTE_CONTINUE_AS_KING)
             return false;
-        if (x->promotion == PROMOTE_STOP)
+        if (KB_PROMOTION(x) == PROMOTE_STOP)
             again &= ~promo;
     }
     if (again) {
         /* Free choice keeps the single captures beside the longer ones;
          * most pieces or most value drops them.  Any other key would need
          * to weigh them against each other. */
-        if (!(x->precedence & K_LONGER_WINS) && (x->precedence & ~(unsigned)PREC_WITH_KING))
+        if (!(KB_PRECEDENCE(x) & K_LONGER_WINS) && (KB_PRECEDENCE(x) & ~(unsigned)PREC_WITH_KING))
             return false;
-        for (int d = 0; d < K_NDIRS; d++) {
+        K_UNROLL for (int d = 0; d < K_NDIRS; d++) {
             int back = kb_opposite(d);
             deep |= kb_step(kb_step(lands_bb[d] & again, back), back);
         }
-        for (int d = 0; d < K_NDIRS; d++)
+        K_UNROLL for (int d = 0; d < K_NDIRS; d++)
             lands_bb[d] &= ~kb_step(kb_step(deep, d), d);
     }
     *deep_bb = deep;
     *kings_only = false;
-    if ((x->precedence & (PREC_VALUE | PREC_MOST_KINGS | PREC_EARLIEST_KINGS)) &&
+    if ((KB_PRECEDENCE(x) & (PREC_VALUE | PREC_MOST_KINGS | PREC_EARLIEST_KINGS)) &&
         (prey & p->kings_bb)) {
-        for (int d = 0; d < K_NDIRS; d++) {
+        K_UNROLL for (int d = 0; d < K_NDIRS; d++) {
             K_BB king_lands = lands_bb[d] & kb_step(prey & p->kings_bb, d);
             *kings_only |= king_lands != 0;
         }
@@ -858,55 +858,6 @@ static __attribute__((noinline)) int kb_count_deep(const struct kb_ctx *x, const
     return l.count;
 }
 
-/* The captures of color, no king of which can capture, into l by the
- * shortcut above; false (l untouched) when it does not hold. */
-K_INLINE bool kb_gen_singles_of(const struct kb_ctx *x, const struct kb_pos *p, struct kb_list *l,
-                                const int color)
-{
-    K_BB lands[K_NDIRS], deep;
-    bool kings_only;
-    if (!kb_singles(x, p, color, lands, &deep, &kings_only))
-        return false;
-    if (deep) {
-        kb_search_men(x, p, l, color, deep);
-        if (x->precedence & K_LONGER_WINS)
-            return true;
-    }
-    for (int d = 0; d < K_NDIRS; d++) {
-        K_BB b = lands[d];
-        if (kings_only)
-            b &= kb_step(p->kings_bb, d);
-        for (; b && l->count < DM_MAX_MOVES; b &= b - 1) {
-            int to_sq = K_CTZ(b);
-            struct kb_move *m = &l->moves[l->count++];
-            m->captured_bb = K_ONE << (to_sq - kb_delta(d));
-            m->from_sq = (uint8_t)(to_sq - 2 * kb_delta(d));
-            m->to_sq = (uint8_t)to_sq;
-            m->njumps = 1;
-            m->promotes = (b & -b & x->promo_bb[color]) != 0;
-        }
-    }
-    return true;
-}
-
-static bool kb_gen_singles(const struct kb_ctx *x, const struct kb_pos *p, struct kb_list *l,
-                           int color)
-{
-    if (color == DM_WHITE)
-        return kb_gen_singles_of(x, p, l, DM_WHITE);
-    return kb_gen_singles_of(x, p, l, DM_BLACK);
-}
-
-/* The bits of b moved k steps in direction d (constants), unmasked: the
- * caller masks.  A move past the width of the set leaves nothing. */
-K_INLINE K_BB kb_shift(K_BB b, const int d, const int k)
-{
-    int delta = k * kb_delta(d), width = (int)sizeof(K_BB) * 8;
-    if (delta >= width || -delta >= width)
-        return 0;
-    return delta > 0 ? b << delta : b >> -delta;
-}
-
 /* The squares the kings of kings_bb reach in direction d (a constant).
  * Flying kings: an occluded fill (Kogge-Stone), steps of 1, 2, 4 (and 8)
  * squares through the squares a step may enter, so no loop and no branch;
@@ -926,7 +877,7 @@ K_INLINE K_BB kb_reach(K_BB kings_bb, K_BB empty_bb, const int d)
 #endif
     return gen & ~kings_bb;
 #else
-    return kb_step(kings_bb, d) & empty_bb;
+    return kb_step_onto(kings_bb, d, empty_bb);
 #endif
 }
 
@@ -937,7 +888,7 @@ K_INLINE K_BB kb_king_hits(K_BB kings_bb, K_BB reach_bb, K_BB empty_bb, K_BB pre
                            const int d)
 {
     K_BB line = K_FLYING ? kings_bb | reach_bb : kings_bb;
-    return kb_step(kb_step(line, d) & prey_bb, d) & empty_bb;
+    return kb_step_onto(kb_step_onto(line, d, prey_bb), d, empty_bb);
 }
 
 /* The kings of color to search for captures: all of them if one can
@@ -957,7 +908,7 @@ K_INLINE K_BB kb_capturing_kings(const struct kb_ctx *x, const struct kb_pos *p,
     }
     K_BB empty = K_ALL & ~(p->side_bb[0] | p->side_bb[1]);
     K_BB prey = p->side_bb[color ^ 1], hits = 0;
-    for (int d = 0; d < 4; d++) {
+    K_UNROLL for (int d = 0; d < 4; d++) {
         reach_bb[d] = kb_reach(kings, empty, d);
         hits |= kb_king_hits(kings, reach_bb[d], empty, prey, d);
     }
@@ -968,33 +919,9 @@ K_INLINE K_BB kb_capturing_kings(const struct kb_ctx *x, const struct kb_pos *p,
 #endif
     if (!hits)
         return 0;
-    if ((x->precedence & PREC_WITH_KING) && !(x->precedence & K_LONGER_WINS))
+    if ((KB_PRECEDENCE(x) & PREC_WITH_KING) && !(KB_PRECEDENCE(x) & K_LONGER_WINS))
         *jumpers_bb = 0;
     return kings;
-}
-
-/* Fills l with the legal moves of color in lean form. */
-K_INLINE void kb_gen(const struct kb_ctx *x, const struct kb_pos *p, struct kb_list *l,
-                     const int color)
-{
-    l->count = 0;
-    l->best = 0;
-    if (K_FIRST_KING && x->first_king_ends && p->kings_bb)
-        return; /* Breakthrough: the game is over */
-    K_BB jumpers = kb_man_jumpers(x, p, color), reach[4];
-    K_BB kings = kb_capturing_kings(x, p, color, &jumpers, reach);
-    if (jumpers && !kings && kb_gen_singles(x, p, l, color))
-        return;
-    if (jumpers | kings) {
-        struct kb_search s;
-        s.x = x;
-        s.list = l;
-        s.sink = NULL;
-        kb_captures(&s, p, color, jumpers, kings);
-        if (l->count)
-            return;
-    }
-    kb_gen_quiet(x, p, l, color);
 }
 
 /* The number of captures, or 0 when there is none; kept out of line so that
@@ -1014,83 +941,83 @@ static __attribute__((noinline)) int kb_count_captures(const struct kb_ctx *x,
     return l.count;
 }
 
+/* The number of quiet moves of color's men. */
+K_INLINE uint64_t kb_count_steps(const struct kb_pos *p, K_BB empty_bb, const int color)
+{
+    K_BB men = kb_men(p, color);
+    if (K_MEN_NORTH(color))
+        return (uint64_t)(K_POPCOUNT(kb_step_onto(men, DIR_NE, empty_bb)) +
+                          K_POPCOUNT(kb_step_onto(men, DIR_NW, empty_bb)));
+    return (uint64_t)(K_POPCOUNT(kb_step_onto(men, DIR_SE, empty_bb)) +
+                      K_POPCOUNT(kb_step_onto(men, DIR_SW, empty_bb)));
+}
+
 /* The number of legal moves of color: captures searched only when one is
- * possible, quiet moves counted by popcount, never listed. */
+ * possible, quiet moves counted by popcount, never listed.  The men's
+ * single jumps and the quiet moves are both counted, and one of the two
+ * kept without a branch: whether a man can take follows no pattern (in the
+ * narrow, capture-heavy trees of One Way and Parachute most counts are
+ * single jumps), and the quiet count costs a few shifts. */
 K_INLINE uint64_t kb_count(const struct kb_ctx *x, const struct kb_pos *p, const int color)
 {
     if (K_FIRST_KING && x->first_king_ends && p->kings_bb)
         return 0;
+    K_BB empty = K_ALL & ~(p->side_bb[0] | p->side_bb[1]);
     K_BB kings = p->side_bb[color] & p->kings_bb;
-    K_BB men_take = 1, reach[4]; /* cleared when a king's capture drops the men's */
-    K_BB takers = kb_capturing_kings(x, p, color, &men_take, reach);
-    if (takers) {
-        int n = kb_count_captures(x, p, color, men_take ? kb_man_jumpers(x, p, color) : 0, takers);
-        if (n)
-            return (uint64_t)n;
-    } else {
-        /* The men's single jumps straight from their landing squares, not
-         * their jumpers first and the same sets again out of line: in the
-         * narrow, capture-heavy trees (One Way, Parachute) most counts end
-         * here. */
-        K_BB lands[K_NDIRS], deep;
-        bool kings_only;
-        if (kb_singles(x, p, color, lands, &deep, &kings_only)) {
-            int n = 0;
-            if (deep) {
-                /* With majority capture a sequence that goes on beats every
-                 * single capture. */
-                n = kb_count_deep(x, p, color, deep);
-                if (x->precedence & K_LONGER_WINS)
-                    return (uint64_t)n;
-            }
-            for (int d = 0; d < K_NDIRS; d++)
-                n += K_POPCOUNT(kings_only ? lands[d] & kb_step(p->kings_bb, d) : lands[d]);
-            if (n)
-                return (uint64_t)n;
-        } else {
-            int n = kb_count_captures(x, p, color, kb_man_jumpers(x, p, color), 0);
+    int king_steps = 0;
+    if (kings) {
+        K_BB men_take = 1, reach[4]; /* cleared when a king's capture drops the men's */
+        K_BB takers = kb_capturing_kings(x, p, color, &men_take, reach);
+        if (takers) {
+            int n = kb_count_captures(x, p, color, men_take ? kb_man_jumpers(x, p, color) : 0,
+                                      takers);
             if (n)
                 return (uint64_t)n;
         }
-    }
-    K_BB empty = K_ALL & ~(p->side_bb[0] | p->side_bb[1]);
-    K_BB men = kb_men(p, color);
-    uint64_t n;
-    if (K_MEN_NORTH(color))
-        n = (uint64_t)(K_POPCOUNT(kb_step(men, DIR_NE) & empty) +
-                       K_POPCOUNT(kb_step(men, DIR_NW) & empty));
-    else
-        n = (uint64_t)(K_POPCOUNT(kb_step(men, DIR_SE) & empty) +
-                       K_POPCOUNT(kb_step(men, DIR_SW) & empty));
-    if (kings) {
         /* The rays of two kings in one direction never overlap: the one
          * behind stops at the other.  Rays in different directions may. */
         K_BB free = kb_free_kings(x, p, color);
         if (free != kings)
-            for (int d = 0; d < 4; d++)
+            K_UNROLL for (int d = 0; d < 4; d++)
                 reach[d] = kb_reach(free, empty, d);
-        n += (uint64_t)(K_POPCOUNT(reach[DIR_NE]) + K_POPCOUNT(reach[DIR_NW]) +
-                        K_POPCOUNT(reach[DIR_SE]) + K_POPCOUNT(reach[DIR_SW]));
+        king_steps = K_POPCOUNT(reach[DIR_NE]) + K_POPCOUNT(reach[DIR_NW]) +
+                     K_POPCOUNT(reach[DIR_SE]) + K_POPCOUNT(reach[DIR_SW]);
+        if (takers)
+            return (uint64_t)king_steps + kb_count_steps(p, empty, color);
     }
-    return n;
+    K_BB lands[K_NDIRS], deep;
+    bool kings_only;
+    int n = 0;
+    if (!kb_singles(x, p, color, lands, &deep, &kings_only)) {
+        n = kb_count_captures(x, p, color, kb_man_jumpers(x, p, color), 0);
+    } else {
+        if (deep) {
+            /* With majority capture a sequence that goes on beats every
+             * single capture. */
+            n = kb_count_deep(x, p, color, deep);
+            if (KB_PRECEDENCE(x) & K_LONGER_WINS)
+                return (uint64_t)n;
+        }
+        K_UNROLL for (int d = 0; d < K_NDIRS; d++)
+            n += K_POPCOUNT(kings_only ? lands[d] & kb_step(p->kings_bb, d) : lands[d]);
+    }
+    uint64_t quiet = (uint64_t)king_steps + kb_count_steps(p, empty, color);
+    return (uint64_t)n + (quiet & (0 - (uint64_t)(n == 0))); /* no branch */
 }
 
-/* Plays the lean move m of color from p into c (dm_make_move's rules). */
-K_INLINE void kb_make(const struct kb_ctx *x, const struct kb_pos *p, const struct kb_move *m,
-                      struct kb_pos *c, const int color)
+/* Plays a move of color from p into c (dm_make_move's rules): the piece on
+ * from lands on to, taking captured_bb; crown_bb is to when it lands as a
+ * king (a king, or a man crowned), else nothing.  By masks, no branch:
+ * whether the piece was a king or is crowned follows no pattern the
+ * predictor could learn. */
+K_INLINE void kb_play(const struct kb_ctx *x, const struct kb_pos *p, struct kb_pos *c,
+                      const int color, K_BB from, K_BB to, K_BB captured_bb, K_BB crown_bb)
 {
-    K_BB from = K_ONE << m->from_sq, to = K_ONE << m->to_sq;
-    bool was_king = (p->kings_bb & from) != 0;
     c->side_bb[color] = (p->side_bb[color] & ~from) | to;
-    c->side_bb[color ^ 1] = p->side_bb[color ^ 1] & ~m->captured_bb;
-    K_BB kings = p->kings_bb & ~m->captured_bb;
-    if (was_king)
-        kings = (kings & ~from) | to;
-    else if (m->promotes)
-        kings |= to;
-    c->kings_bb = kings;
+    c->side_bb[color ^ 1] = p->side_bb[color ^ 1] & ~captured_bb;
+    c->kings_bb = (p->kings_bb & ~(captured_bb | from)) | crown_bb;
 #if K_PARAS
-    c->paras_bb = p->paras_bb & ~(m->captured_bb | from); /* it lands as a man */
+    c->paras_bb = p->paras_bb & ~(captured_bb | from); /* it lands as a man */
 #endif
 #if K_KING_LIMIT
     c->king_sq[0] = p->king_sq[0];
@@ -1100,16 +1027,17 @@ K_INLINE void kb_make(const struct kb_ctx *x, const struct kb_pos *p, const stru
     if (x->king_limit) {
         /* 3.5: the quiet moves of one king in a row while its side has men;
          * anything else resets (dm_make_move). */
-        if (was_king && !m->captured_bb && (c->side_bb[color] & ~kings)) {
+        int from_sq = K_CTZ(from);
+        if ((p->kings_bb & from) && !captured_bb && (c->side_bb[color] & ~c->kings_bb)) {
             c->king_moves[color] =
-                p->king_sq[color] == m->from_sq ? (uint8_t)(p->king_moves[color] + 1) : 1;
-            c->king_sq[color] = m->to_sq;
+                p->king_sq[color] == from_sq ? (uint8_t)(p->king_moves[color] + 1) : 1;
+            c->king_sq[color] = (uint8_t)K_CTZ(to);
         } else {
             c->king_sq[color] = K_NO_SQ;
             c->king_moves[color] = 0;
         }
         int them = color ^ 1;
-        if (c->king_sq[them] != K_NO_SQ && (m->captured_bb & (K_ONE << c->king_sq[them]))) {
+        if (c->king_sq[them] != K_NO_SQ && (captured_bb & (K_ONE << c->king_sq[them]))) {
             c->king_sq[them] = K_NO_SQ;
             c->king_moves[them] = 0;
         }
@@ -1119,32 +1047,174 @@ K_INLINE void kb_make(const struct kb_ctx *x, const struct kb_pos *p, const stru
 #endif
 }
 
+/* Plays the lean move m of color from p into c. */
+K_INLINE void kb_make(const struct kb_ctx *x, const struct kb_pos *p, const struct kb_move *m,
+                      struct kb_pos *c, const int color)
+{
+    K_BB from = K_ONE << m->from_sq, to = K_ONE << m->to_sq;
+    K_BB was_king = (p->kings_bb >> m->from_sq) & 1;
+    kb_play(x, p, c, color, from, to, m->captured_bb, to & -(was_king | (K_BB)m->promotes));
+}
+
+static uint64_t kb_perft_2_white(const struct kb_ctx *x, const struct kb_pos *p);
+static uint64_t kb_perft_2_black(const struct kb_ctx *x, const struct kb_pos *p);
 static uint64_t kb_perft_white(const struct kb_ctx *x, const struct kb_pos *p, int depth);
 static uint64_t kb_perft_black(const struct kb_ctx *x, const struct kb_pos *p, int depth);
 
-/* Perft of color to move, depth >= 2; the last ply counted, not played
- * (with no call per leaf's parent: its count is inline here). */
-K_INLINE uint64_t kb_perft_side(const struct kb_ctx *x, const struct kb_pos *p, int depth,
-                                const int color)
+/* Perft depth - 1 of c, color having played (depth >= 2): at depth 2 the
+ * replies counted, not played (a constant there, so that the count is
+ * inline). */
+K_INLINE uint64_t kb_child(const struct kb_ctx *x, const struct kb_pos *c, const int color,
+                           int depth)
 {
-    struct kb_list l;
-    kb_gen(x, p, &l, color);
+    if (depth == 2)
+        return kb_count(x, c, color ^ 1);
+    if (depth == 3)
+        return color == DM_WHITE ? kb_perft_2_black(x, c) : kb_perft_2_white(x, c);
+    return color == DM_WHITE ? kb_perft_black(x, c, depth - 1) : kb_perft_white(x, c, depth - 1);
+}
+
+/* Perft depth - 1 after each quiet move of color's men in direction d (a
+ * constant), played from the step set itself (a parachutist never
+ * steps). */
+K_INLINE uint64_t kb_perft_men_steps(const struct kb_ctx *x, const struct kb_pos *p, K_BB men_bb,
+                                     K_BB empty_bb, const int color, const int d, int depth)
+{
     uint64_t nodes = 0;
-    if (depth == 2) {
-        for (int i = 0; i < l.count; i++) {
+    for (K_BB b = kb_step_onto(men_bb, d, empty_bb); b; b &= b - 1) {
+        struct kb_pos c;
+        K_BB to = b & -b;
+        kb_play(x, p, &c, color, kb_shift(to, d, -1), to, 0, to & KB_PROMO_BB(x, color));
+        nodes += kb_child(x, &c, color, depth);
+    }
+    return nodes;
+}
+
+/* Perft depth - 1 after each single jump of color's men and parachutists,
+ * played from their landing sets by direction: one loop, the direction's
+ * step read from a table (no copy of the count per direction). */
+K_INLINE uint64_t kb_perft_single_jumps(const struct kb_ctx *x, const struct kb_pos *p,
+                                        const K_BB lands_bb[K_NDIRS], const int color, int depth)
+{
+    static const int8_t delta[8] = {
+        -K_HALF, -(K_HALF + 1), K_HALF + 1, K_HALF, -(2 * K_HALF + 1), 2 * K_HALF + 1, 1, -1,
+    };
+    uint64_t nodes = 0;
+    for (int d = 0; d < K_NDIRS; d++)
+        for (K_BB b = lands_bb[d]; b; b &= b - 1) {
             struct kb_pos c;
-            kb_make(x, p, &l.moves[i], &c, color);
-            nodes += kb_count(x, &c, color ^ 1);
+            int to_sq = K_CTZ(b);
+            K_BB to = b & -b;
+            kb_play(x, p, &c, color, K_ONE << (to_sq - 2 * delta[d]), to,
+                    K_ONE << (to_sq - delta[d]), to & KB_PROMO_BB(x, color));
+            nodes += kb_child(x, &c, color, depth);
         }
-        return nodes;
+    return nodes;
+}
+
+/* Perft depth - 1 after each quiet move of color's free kings: every
+ * square of a king's four lines at once (they never overlap). */
+K_INLINE uint64_t kb_perft_king_steps(const struct kb_ctx *x, const struct kb_pos *p,
+                                      K_BB empty_bb, const int color, int depth)
+{
+    uint64_t nodes = 0;
+    for (K_BB b = kb_free_kings(x, p, color); b; b &= b - 1) {
+        K_BB from = b & -b;
+        K_BB to_bb = kb_reach(from, empty_bb, DIR_NE) | kb_reach(from, empty_bb, DIR_NW) |
+                     kb_reach(from, empty_bb, DIR_SE) | kb_reach(from, empty_bb, DIR_SW);
+        for (; to_bb; to_bb &= to_bb - 1) {
+            struct kb_pos c;
+            K_BB to = to_bb & -to_bb;
+            kb_play(x, p, &c, color, from, to, 0, to);
+            nodes += kb_child(x, &c, color, depth);
+        }
+    }
+    return nodes;
+}
+
+/* Perft of color to move, depth >= 2: every move played, and at depth 2
+ * (a constant there) each reply counted, not played.  Quiet moves and the
+ * men's single jumps, most moves of the narrow trees, are played straight
+ * from their sets, with no list written and read back; only the other
+ * captures go through the lean list and kb_make. */
+K_INLINE uint64_t kb_perft_moves(const struct kb_ctx *x, const struct kb_pos *p, const int color,
+                                 int depth)
+{
+    if (K_FIRST_KING && x->first_king_ends && p->kings_bb)
+        return 0;
+    struct kb_list l;
+    l.count = 0;
+    l.best = 0;
+    uint64_t nodes = 0;
+    K_BB jumpers = 1, reach[4]; /* cleared when a king's capture drops the men's */
+    K_BB kings = kb_capturing_kings(x, p, color, &jumpers, reach);
+    K_BB lands[K_NDIRS], deep;
+    bool kings_only, captures;
+    if (kings || !kb_singles(x, p, color, lands, &deep, &kings_only)) {
+        struct kb_search s;
+        s.x = x;
+        s.list = &l;
+        s.sink = NULL;
+        kb_captures(&s, p, color, jumpers ? kb_man_jumpers(x, p, color) : 0, kings);
+        captures = l.count > 0;
+    } else {
+        K_BB all = deep; /* the men whose jumps go on are not in lands */
+        K_UNROLL for (int d = 0; d < K_NDIRS; d++)
+            all |= lands[d];
+        captures = all != 0;
+        if (deep)
+            kb_search_men(x, p, &l, color, deep);
+        /* With majority capture a sequence that goes on beats every single
+         * capture. */
+        if (captures && !(deep && (KB_PRECEDENCE(x) & K_LONGER_WINS))) {
+            if (kings_only)
+                K_UNROLL for (int d = 0; d < K_NDIRS; d++)
+                    lands[d] &= kb_step(p->kings_bb, d);
+            nodes += kb_perft_single_jumps(x, p, lands, color, depth);
+        }
     }
     for (int i = 0; i < l.count; i++) {
         struct kb_pos c;
         kb_make(x, p, &l.moves[i], &c, color);
-        nodes +=
-            color == DM_WHITE ? kb_perft_black(x, &c, depth - 1) : kb_perft_white(x, &c, depth - 1);
+        nodes += kb_child(x, &c, color, depth);
     }
+    if (captures)
+        return nodes;
+    K_BB empty = K_ALL & ~(p->side_bb[0] | p->side_bb[1]);
+    K_BB men = kb_men(p, color);
+    if (K_MEN_NORTH(color))
+        nodes = kb_perft_men_steps(x, p, men, empty, color, DIR_NE, depth) +
+                kb_perft_men_steps(x, p, men, empty, color, DIR_NW, depth);
+    else
+        nodes = kb_perft_men_steps(x, p, men, empty, color, DIR_SE, depth) +
+                kb_perft_men_steps(x, p, men, empty, color, DIR_SW, depth);
+    if (p->side_bb[color] & p->kings_bb)
+        nodes += kb_perft_king_steps(x, p, empty, color, depth);
     return nodes;
+}
+
+/* Perft 2, out of line per colour: called straight from depth 3, the most
+ * common call, with none of the deeper levels' tests. */
+static __attribute__((noinline)) uint64_t kb_perft_2_white(const struct kb_ctx *x,
+                                                           const struct kb_pos *p)
+{
+    return kb_perft_moves(x, p, DM_WHITE, 2);
+}
+
+static __attribute__((noinline)) uint64_t kb_perft_2_black(const struct kb_ctx *x,
+                                                           const struct kb_pos *p)
+{
+    return kb_perft_moves(x, p, DM_BLACK, 2);
+}
+
+/* Perft of color to move, depth >= 2; the last ply counted, not played
+ * (with no call per leaf's parent: its count is inline in kb_perft_2_*). */
+K_INLINE uint64_t kb_perft_side(const struct kb_ctx *x, const struct kb_pos *p, int depth,
+                                const int color)
+{
+    if (depth == 2)
+        return color == DM_WHITE ? kb_perft_2_white(x, p) : kb_perft_2_black(x, p);
+    return kb_perft_moves(x, p, color, depth);
 }
 
 static uint64_t kb_perft_white(const struct kb_ctx *x, const struct kb_pos *p, int depth)
@@ -1181,6 +1251,20 @@ static void kb_load(const struct kernel_rules *r, const dm_position *pos, unsign
         x->para_prey_bb[color] = kb_bb_of(r->para_cells[color], mirrored);
 #endif
     }
+#if K_CZECH
+    /* kernel_for() serves no record whose rules differ from those compiled
+     * in (kernel.c's czech_rules). */
+    bool fits = r->precedence == PREC_WITH_KING && r->promotion == PROMOTE_END_ONLY &&
+                !r->spares_kings;
+    for (int color = 0; color < 2; color++) {
+        fits &= x->promo_bb[color] == KB_PROMO_BB(x, color);
+#if K_PARAS
+        fits &= x->para_prey_bb[color] == KB_PARA_PREY(x, color);
+#endif
+    }
+    if (!fits)
+        abort();
+#endif
     x->precedence = r->precedence;
     x->promotion = r->promotion;
     x->king_dirs = r->king_jump_dirs;

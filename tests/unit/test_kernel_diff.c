@@ -442,6 +442,17 @@ static void test_served(void **state)
     copy = *dm_variant_by_id("international");
     copy.frisian_king_limit = true;
     assert_int_equal(kernel_for(&copy), -1);
+
+    /* One Way and Parachute have the Czech rules compiled in (K_CZECH). */
+    copy = *dm_variant_by_id("parachute");
+    copy.precedence = PREC_QUANTITY;
+    assert_int_equal(kernel_for(&copy), -1);
+    copy = *dm_variant_by_id("one-way");
+    copy.promotion = PROMOTE_STOP;
+    assert_int_equal(kernel_for(&copy), -1);
+    copy = *dm_variant_by_id("one-way");
+    copy.promo_bb[DM_BLACK] = copy.geo->rank_bb[0];
+    assert_int_equal(kernel_for(&copy), -1);
 }
 
 int main(void)

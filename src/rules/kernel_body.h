@@ -60,7 +60,8 @@
  * not: they are counted or listed at once, as sets), and only the men whose
  * jumps go on are searched square by square.  Kings are searched only when
  * one test on the whole board finds a piece at the end of one of their
- * lines with an empty square behind it; their lines are filled at once
+ * lines with an empty square behind it; a lone king's lines are read from
+ * a table up to the first piece (kb_ray), several kings' filled at once
  * (Kogge-Stone), and counted when no capture is found.  The search keeps
  * a lean list (captured set, from, to, promotion) under the precedence key
  * of refgen.c as each complete sequence arrives; duplicates are looked for
@@ -193,6 +194,11 @@
 /* Precedences under which a capture of two pieces beats any of one: most
  * pieces, or most value (two men, 200, beat a king, 199). */
 #define K_LONGER_WINS (PREC_QUANTITY | PREC_VALUE)
+
+/* Kings read their lines from tables (kb_ray): the flying kings of the
+ * 64-bit boards.  12x12 keeps the fills: a 128-bit set's first bit costs a
+ * branch, and its bench meets few kings. */
+#define K_RAYS (K_FLYING && !K_WIDE)
 
 /* Two routes with the same from, to and captured set need a loop: four
  * diagonal jumps at least, three once orthogonal ones mix in (a triangle).
@@ -475,6 +481,7 @@ K_INLINE void kb_emit(const struct kb_search *s, K_BB to_bb, K_BB captured_bb, i
 
 static void kb_man_jumps(struct kb_search *s, int at_sq, K_BB lands_bb, K_BB captured_bb, int n);
 K_INLINE K_BB kb_reach(K_BB kings_bb, K_BB empty_bb, const int d);
+K_INLINE K_BB kb_ray(int sq, K_BB empty_bb, const int d, K_BB *first_bb);
 static bool kb_king_extend(struct kb_search *s, K_BB at_bb, K_BB captured_bb, int n, int lastdir,
                            bool straight);
 
@@ -568,9 +575,12 @@ static void kb_man_jumps(struct kb_search *s, int at_sq, K_BB lands_bb, K_BB cap
 K_INLINE bool kb_king_try(struct kb_search *s, K_BB at_bb, K_BB captured_bb, int n, const int d)
 {
     K_BB open = K_IMMEDIATE ? s->empty_bb | captured_bb : s->empty_bb;
-#if K_FLYING
+#if K_RAYS
     /* The square past the king's open line at once, not square by square:
      * the loop's exit, at a varying distance, was mispredicted. */
+    K_BB over;
+    kb_ray(K_CTZ(at_bb), open, d, &over);
+#elif K_FLYING
     K_BB over = kb_step(at_bb | kb_reach(at_bb, open, d), d);
 #else
     K_BB over = kb_step(at_bb, d);
@@ -881,6 +891,66 @@ K_INLINE K_BB kb_reach(K_BB kings_bb, K_BB empty_bb, const int d)
 #endif
 }
 
+/* A lone king, the usual case (one king of the side to move, in most counts
+ * that meet kings), reads its lines from a table of each square's lines on
+ * the empty board (K_RAYS): the reach in a direction is the line up to the
+ * first occupied square, one ctz or clz, where a fill costs some 16
+ * operations. */
+#if K_RAYS
+static K_BB kb_rays[K_NDIRS][64]; /* [direction][square]: the open line */
+
+static __attribute__((constructor)) void kb_init_rays(void)
+{
+    for (int d = 0; d < K_NDIRS; d++)
+        for (int sq = 0; sq < 64; sq++)
+            if (K_ALL & (K_ONE << sq))
+                for (K_BB b = kb_step(K_ONE << sq, d); b; b = kb_step(b, d))
+                    kb_rays[d][sq] |= b;
+}
+#endif
+
+/* The squares a king on sq reaches in direction d (a constant) through
+ * empty_bb, and in *first_bb the occupied square that ends its line (none at
+ * the edge); no branch. */
+K_INLINE K_BB kb_ray(int sq, K_BB empty_bb, const int d, K_BB *first_bb)
+{
+#if K_RAYS
+    K_BB ray = kb_rays[d][sq], occupied = ray & ~empty_bb;
+    if (kb_delta(d) > 0) {
+        /* The nearest is the lowest: the squares below it, or all of them
+         * when the line is open (0 - 1). */
+        K_BB first = occupied & -occupied;
+        *first_bb = first;
+        return ray & (first - 1);
+    }
+    /* The nearest is the highest.  Doubled, with bit 0 set for the edge,
+     * the highest bit of the occupied squares is one up, so that the mask
+     * below it holds the squares up to the nearest, or none. */
+    K_BB upto = (~(K_BB)0 >> 1) >> __builtin_clzll(occupied * 2 + 1);
+    *first_bb = occupied & ~(upto >> 1);
+    return ray & ~upto;
+#else
+    K_BB king = K_ONE << sq, reach = kb_reach(king, empty_bb, d);
+    *first_bb = kb_step(king | reach, d) & ~empty_bb;
+    return reach;
+#endif
+}
+
+/* Every square of the four diagonal lines of the king on from_bb (they
+ * never overlap). */
+K_INLINE K_BB kb_king_lines(K_BB from_bb, K_BB empty_bb)
+{
+#if K_RAYS
+    int sq = K_CTZ(from_bb);
+    K_BB first;
+    return kb_ray(sq, empty_bb, DIR_NE, &first) | kb_ray(sq, empty_bb, DIR_NW, &first) |
+           kb_ray(sq, empty_bb, DIR_SE, &first) | kb_ray(sq, empty_bb, DIR_SW, &first);
+#else
+    return kb_reach(from_bb, empty_bb, DIR_NE) | kb_reach(from_bb, empty_bb, DIR_NW) |
+           kb_reach(from_bb, empty_bb, DIR_SE) | kb_reach(from_bb, empty_bb, DIR_SW);
+#endif
+}
+
 /* The landing squares right behind the pieces of prey_bb that the kings
  * of kings_bb, whose lines in direction d (a constant) reach reach_bb, meet
  * first, if empty. */
@@ -891,32 +961,71 @@ K_INLINE K_BB kb_king_hits(K_BB kings_bb, K_BB reach_bb, K_BB empty_bb, K_BB pre
     return kb_step_onto(kb_step_onto(line, d, prey_bb), d, empty_bb);
 }
 
+/* The landing squares of the captures of the kings of kings_bb, by fills;
+ * reach_bb gets the squares they reach in each diagonal direction. */
+K_INLINE K_BB kb_fill_hits(const struct kb_ctx *x, K_BB kings_bb, K_BB empty_bb, K_BB prey_bb,
+                           K_BB reach_bb[4])
+{
+    K_BB hits = 0;
+    K_UNROLL for (int d = 0; d < 4; d++) {
+        reach_bb[d] = kb_reach(kings_bb, empty_bb, d);
+        hits |= kb_king_hits(kings_bb, reach_bb[d], empty_bb, prey_bb, d);
+    }
+#if K_ORTH
+    if (x->king_dirs & DIRS_ORTH)
+        for (int d = DIR_N; d <= DIR_W; d++)
+            hits |= kb_king_hits(kings_bb, kb_reach(kings_bb, empty_bb, d), empty_bb, prey_bb, d);
+#else
+    (void)x;
+#endif
+    return hits;
+}
+
+/* The same out of line, where a lone king reads tables (K_RAYS): two kings
+ * or more are rare, and the count that inlines this is inlined many times. */
+static __attribute__((noinline)) K_BB kb_fill_hits_apart(const struct kb_ctx *x, K_BB kings_bb,
+                                                         K_BB empty_bb, K_BB prey_bb,
+                                                         K_BB reach_bb[4])
+{
+    return kb_fill_hits(x, kings_bb, empty_bb, prey_bb, reach_bb);
+}
+
 /* The kings of color to search for captures: all of them if one can
  * capture, else none; one test on the whole board, so that the usual
  * position, whose kings cannot take, needs no search.  When a king's
  * capture beats any man's (the first precedence is the captor's), the men's
  * jumpers are dropped then.  reach_bb gets the squares the kings reach in
  * each diagonal direction, for the quiet moves (every king moves and
- * captures diagonally: kernel_for). */
+ * captures diagonally: kernel_for); nothing when color has no king. */
 K_INLINE K_BB kb_capturing_kings(const struct kb_ctx *x, const struct kb_pos *p, int color,
                                  K_BB *jumpers_bb, K_BB reach_bb[4])
 {
     K_BB kings = p->side_bb[color] & p->kings_bb;
-    if (!kings) {
-        reach_bb[0] = reach_bb[1] = reach_bb[2] = reach_bb[3] = 0;
+    if (!kings)
         return 0;
-    }
     K_BB empty = K_ALL & ~(p->side_bb[0] | p->side_bb[1]);
     K_BB prey = p->side_bb[color ^ 1], hits = 0;
-    K_UNROLL for (int d = 0; d < 4; d++) {
-        reach_bb[d] = kb_reach(kings, empty, d);
-        hits |= kb_king_hits(kings, reach_bb[d], empty, prey, d);
-    }
+    if (!K_RAYS) {
+        hits = kb_fill_hits(x, kings, empty, prey, reach_bb);
+    } else if (!(kings & (kings - 1))) {
+        /* A lone king: the first piece on each line, taken if it is an
+         * enemy with an empty square behind it. */
+        int sq = K_CTZ(kings);
+        K_BB first;
+        K_UNROLL for (int d = 0; d < 4; d++) {
+            reach_bb[d] = kb_ray(sq, empty, d, &first);
+            hits |= kb_step_onto(first & prey, d, empty);
+        }
 #if K_ORTH
-    if (x->king_dirs & DIRS_ORTH)
-        for (int d = DIR_N; d <= DIR_W; d++)
-            hits |= kb_king_hits(kings, kb_reach(kings, empty, d), empty, prey, d);
+        if (x->king_dirs & DIRS_ORTH)
+            K_UNROLL for (int d = DIR_N; d <= DIR_W; d++) {
+                kb_ray(sq, empty, d, &first);
+                hits |= kb_step_onto(first & prey, d, empty);
+            }
 #endif
+    } else {
+        hits = kb_fill_hits_apart(x, kings, empty, prey, reach_bb);
+    }
     if (!hits)
         return 0;
     if ((KB_PRECEDENCE(x) & PREC_WITH_KING) && !(KB_PRECEDENCE(x) & K_LONGER_WINS))
@@ -980,8 +1089,11 @@ K_INLINE uint64_t kb_count(const struct kb_ctx *x, const struct kb_pos *p, const
         if (free != kings)
             K_UNROLL for (int d = 0; d < 4; d++)
                 reach[d] = kb_reach(free, empty, d);
-        king_steps = K_POPCOUNT(reach[DIR_NE]) + K_POPCOUNT(reach[DIR_NW]) +
-                     K_POPCOUNT(reach[DIR_SE]) + K_POPCOUNT(reach[DIR_SW]);
+        if (!(free & (free - 1))) /* a lone king's rays never overlap */
+            king_steps = K_POPCOUNT(reach[DIR_NE] | reach[DIR_NW] | reach[DIR_SE] | reach[DIR_SW]);
+        else
+            king_steps = K_POPCOUNT(reach[DIR_NE]) + K_POPCOUNT(reach[DIR_NW]) +
+                         K_POPCOUNT(reach[DIR_SE]) + K_POPCOUNT(reach[DIR_SW]);
         if (takers)
             return (uint64_t)king_steps + kb_count_steps(p, empty, color);
     }
@@ -1113,15 +1225,17 @@ K_INLINE uint64_t kb_perft_single_jumps(const struct kb_ctx *x, const struct kb_
 }
 
 /* Perft depth - 1 after each quiet move of color's free kings: every
- * square of a king's four lines at once (they never overlap). */
+ * square of a king's four lines at once (they never overlap).  Found here,
+ * not kept from kb_capturing_kings: kept, they would be found at every
+ * node with kings, where only the hit test is needed unless nothing
+ * captures (cachegrind: more instructions). */
 K_INLINE uint64_t kb_perft_king_steps(const struct kb_ctx *x, const struct kb_pos *p,
                                       K_BB empty_bb, const int color, int depth)
 {
     uint64_t nodes = 0;
     for (K_BB b = kb_free_kings(x, p, color); b; b &= b - 1) {
         K_BB from = b & -b;
-        K_BB to_bb = kb_reach(from, empty_bb, DIR_NE) | kb_reach(from, empty_bb, DIR_NW) |
-                     kb_reach(from, empty_bb, DIR_SE) | kb_reach(from, empty_bb, DIR_SW);
+        K_BB to_bb = kb_king_lines(from, empty_bb);
         for (; to_bb; to_bb &= to_bb - 1) {
             struct kb_pos c;
             K_BB to = to_bb & -to_bb;

@@ -10,8 +10,11 @@ BUILD    ?= build
 CC       ?= cc
 OPT      ?= -O3 -march=native
 CFLAGS   ?= $(OPT) -g
-# Error messages are cut to their buffer on purpose: no format-truncation.
-WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-format-truncation
+# Error messages are cut to their buffer on purpose: no format-truncation
+# (a GCC warning; clang has no such option and would stop on it).
+IS_CLANG := $(findstring clang,$(shell $(CC) --version 2>/dev/null))
+WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+            $(if $(IS_CLANG),,-Wno-format-truncation)
 ALLFLAGS := -std=c17 -D_POSIX_C_SOURCE=200809L $(WARN) -Iinclude -Isrc $(CFLAGS) $(SANITIZE)
 LDLIBS   := -lpthread
 

@@ -58,21 +58,25 @@
  * have men only, so a count is a few shifts and popcounts; when a man can
  * capture, one test on the whole board tells which jumps go on (most do
  * not: they are counted or listed at once, as sets), and only the men whose
- * jumps go on are searched square by square.  Kings are searched only when
- * one test on the whole board finds a piece at the end of one of their
- * lines with an empty square behind it; a lone king's lines are read from
- * a table up to the first piece (kb_ray), several kings' filled at once
- * (Kogge-Stone), and counted when no capture is found; at the last ply
- * their captures are counted as sets too where the rules allow (kb_tally:
- * a jump's landing squares at once).  The search keeps
- * a lean list (captured set, from, to, promotion) under the precedence key
- * of refgen.c as each complete sequence arrives; duplicates are looked for
- * only among sequences long enough to have one (K_DUP_MIN).  Full dm_move
- * routes are written only for kernel_generate, in refgen.c's order.
+ * jumps go on are searched square by square; when men take forwards only,
+ * not even those (kb_bulk_count: by direction strings, as sets).  Kings are
+ * searched only when one test on the whole board finds a piece at the end
+ * of one of their lines with an empty square behind it; a lone king's
+ * lines are read from a table up to the first piece (kb_ray), several
+ * kings' filled at once (Kogge-Stone), and counted when no capture is
+ * found; at the last ply their captures are counted as sets too where the
+ * rules allow (kb_tally: a jump's landing squares at once).  The search
+ * keeps a lean list (captured set, from, to, promotion) under the
+ * precedence key of refgen.c as each complete sequence arrives; duplicates
+ * are looked for only among sequences long enough to have one (K_DUP_MIN).
+ * Full dm_move routes are written only for kernel_generate, in refgen.c's
+ * order.
  *
  * Perft (kb_perft_moves) writes no list for the quiet moves and the men's
  * single jumps, most moves: each is played from its set (from and to bits,
- * the piece taken halfway), and at the parents of the counted nodes its
+ * the piece taken halfway), as are the men's longer captures where they
+ * are counted as sets and any is legal (kb_perft_bulk), and at the parents
+ * of the counted nodes its
  * replies are counted at once.  In the narrow trees (One Way, Parachute: under
  * four replies per count) the fixed cost of a node is what counts, so the
  * count and kb_play keep their branches for what the predictor can learn
@@ -154,20 +158,25 @@
 #endif
 
 /* The rules K_CZECH compiles in, else as read at run time: the precedence,
- * whether men spare kings (Italian), the kind of promotion, color's promotion squares and (K_PARAS) where a
- * parachutist's first prey stands. */
+ * whether men spare kings (Italian), the kind of promotion, color's
+ * promotion squares, (K_PARAS) where a parachutist's first prey stands, and
+ * what follows for counting men's captures in bulk (kb_bulk_fits). */
 #if K_CZECH
 #define KB_PRECEDENCE(x)       ((void)(x), (unsigned)PREC_WITH_KING)
 #define KB_SPARES(x)           ((void)(x), false)
 #define KB_PROMOTION(x)        ((void)(x), PROMOTE_END_ONLY)
 #define KB_PROMO_BB(x, color)  ((void)(x), K_ROW_BB(K_MEN_NORTH(color) ? 0 : K_ROWS - 1))
 #define KB_PARA_PREY(x, color) ((void)(x), K_ROW_BB((color) == DM_WHITE ? 1 : K_ROWS - 2))
+#define KB_BULK(x)             ((void)(x), true)
+#define KB_KINGS_WEIGH(x)      ((void)(x), false)
 #else
 #define KB_PRECEDENCE(x)       ((x)->precedence)
 #define KB_SPARES(x)           ((x)->spares)
 #define KB_PROMOTION(x)        ((x)->promotion)
 #define KB_PROMO_BB(x, color)  ((x)->promo_bb[color])
 #define KB_PARA_PREY(x, color) ((x)->para_prey_bb[color])
+#define KB_BULK(x)             ((x)->bulk)
+#define KB_KINGS_WEIGH(x)      ((x)->kings_weigh)
 #endif
 #define K_MEN_NORTH(color) (K_ONE_WAY || (color) == DM_WHITE) /* men step north */
 #define K_ONE    ((K_BB)1)
@@ -254,6 +263,10 @@ struct kb_ctx {
     bool killer, spares, first_king_ends, king_limit, mirrored;
     bool merge;         /* merge duplicate routes (no
                          * DM_GEN_KEEP_DUPLICATES)                  */
+    bool bulk;          /* men's captures counted in bulk (K_BULK)
+                         * unless kings_weigh and kings are prey    */
+    bool kings_weigh;   /* the precedence weighs the kings a man
+                         * takes, and a man may take them           */
 };
 
 /* The capture search of one side.  What changes with every jump (where the
@@ -858,11 +871,128 @@ static void kb_search_men(const struct kb_ctx *x, const struct kb_pos *p, struct
     kb_captures(&s, p, color, jumpers_bb, 0);
 }
 
-/* The number of captures of the men of deep_bb, searched (out of line, so
- * that the count needs no list on the stack). */
+/* Men's sequences counted in bulk, by direction strings, with no search.
+ * When men jump forwards only (diagonally, pieces removed at the end), a
+ * sequence never meets a piece it took nor its own start square: they are
+ * behind it (a parachutist's jump straight back over the piece it took
+ * would land on its start square, still occupied on the board).  So each
+ * jump can be tested on the position's board, for a whole set of men at
+ * once: the men that land after the jumps of one direction string are
+ * kb_land() of the set one jump shorter.  Different strings take different
+ * pieces, so every man of every set is one sequence of its own (no two
+ * routes to merge).  Up to (K_ROWS - 1) / 2 forward jumps fit, two
+ * directions each, for men and parachutists (whose first jump is
+ * backwards): at most 2 << ((K_ROWS - 1) / 2) sets in a level, and one more
+ * written past the last. */
+#define K_BULK      (!K_MEN_BACK && !K_ORTH && !K_IMMEDIATE)
+#define K_BULK_SETS (2 << ((K_ROWS - 1) / 2))
+
+/* Whether the captures of color's men may be counted in bulk (no king of
+ * color can capture): nobody crowned on the way goes on as a king, and the
+ * precedence weighs at most the number of pieces taken (a man's captures
+ * are all a man's; kings weigh nothing if men may not take them, or if the
+ * opponent has none). */
+K_INLINE bool kb_bulk_fits(const struct kb_ctx *x, const struct kb_pos *p, int color)
+{
+    return K_BULK && KB_BULK(x) && !(KB_KINGS_WEIGH(x) && (p->side_bb[color ^ 1] & p->kings_bb));
+}
+
+/* Appends to sets_bb[k...] the non-empty sets of the men of go_bb after
+ * one more jump, one per direction (constants); returns the new k. */
+K_INLINE int kb_bulk_step(K_BB go_bb, K_BB prey_bb, K_BB empty_bb, K_BB *sets_bb, int k,
+                          const int color)
+{
+    const unsigned dirs = K_MAN_DIRS(color);
+    K_BB a = kb_land(go_bb, prey_bb, empty_bb, dirs, K_MEN_NORTH(color) ? DIR_NE : DIR_SE);
+    K_BB b = kb_land(go_bb, prey_bb, empty_bb, dirs, K_MEN_NORTH(color) ? DIR_NW : DIR_SW);
+    sets_bb[k] = a;
+    k += a != 0;
+    sets_bb[k] = b;
+    return k + (b != 0);
+}
+
+/* The number of sequences from the first jumps' sets first_bb[0..K_NDIRS),
+ * the men of on_bb going on: all of them, or under majority capture the
+ * longest only. */
+K_INLINE int kb_bulk_levels(const struct kb_ctx *x, K_BB prey_bb, K_BB empty_bb, K_BB on_bb,
+                            const K_BB first_bb[K_NDIRS], const int color)
+{
+    K_BB sets[2][K_BULK_SETS + 1], *cur = sets[0], *next = sets[1];
+    int k = 0;
+    for (int d = 0; d < K_NDIRS; d++) {
+        cur[k] = first_bb[d];
+        k += first_bb[d] != 0;
+    }
+    int all = 0, last = 0;
+    while (k) {
+        int m = 0;
+        last = 0;
+        for (int i = 0; i < k; i++) {
+            K_BB b = cur[i], go = b & on_bb;
+            last += K_POPCOUNT(b);
+            all += K_POPCOUNT(b & ~go);
+            if (go)
+                m = kb_bulk_step(go, prey_bb, empty_bb, next, m, color);
+        }
+        K_BB *t = cur;
+        cur = next;
+        next = t;
+        k = m;
+    }
+    /* The last level's sets all end there: the longest sequences. */
+    return KB_PRECEDENCE(x) & K_LONGER_WINS ? last : all;
+}
+
+/* The board as color's men's jumps in bulk see it. */
+struct kb_bulk {
+    K_BB empty_bb, prey_bb;
+    K_BB on_bb;              /* where a man goes on: a jump from there, and no
+                              * stop on crowning */
+    K_BB first_bb[K_NDIRS];  /* the landing squares of the first jumps of the
+                              * men and parachutists of deep_bb, by direction */
+};
+
+K_INLINE void kb_bulk_first(const struct kb_ctx *x, const struct kb_pos *p, const int color,
+                            K_BB deep_bb, struct kb_bulk *b)
+{
+    K_BB empty = K_ALL & ~(p->side_bb[0] | p->side_bb[1]);
+    K_BB men = kb_men(p, color) & deep_bb;
+    K_BB prey = p->side_bb[color ^ 1];
+    if (KB_SPARES(x))
+        prey &= ~p->kings_bb;
+    K_UNROLL for (int d = 0; d < K_NDIRS; d++) {
+        b->first_bb[d] = kb_land(men, prey, empty, K_MAN_DIRS(color), d);
+#if K_PARAS
+        b->first_bb[d] |= kb_land(kb_paras(p, color) & deep_bb, prey & KB_PARA_PREY(x, color),
+                                  empty, K_PARA_DIRS(color), d);
+#endif
+    }
+    b->on_bb = kb_jumpers(K_ALL, prey, empty, K_MAN_DIRS(color));
+    if (KB_PROMOTION(x) == PROMOTE_STOP)
+        b->on_bb &= ~KB_PROMO_BB(x, color);
+    b->empty_bb = empty;
+    b->prey_bb = prey;
+}
+
+/* The number of captures of the men and parachutists of deep_bb (no king
+ * of color can capture, kb_bulk_fits holds): their first jumps by
+ * direction, then the sequences going on. */
+K_INLINE int kb_bulk_count(const struct kb_ctx *x, const struct kb_pos *p, const int color,
+                           K_BB deep_bb)
+{
+    struct kb_bulk b;
+    kb_bulk_first(x, p, color, deep_bb, &b);
+    return kb_bulk_levels(x, b.prey_bb, b.empty_bb, b.on_bb, b.first_bb, color);
+}
+
+/* The number of captures of the men of deep_bb, counted in bulk or
+ * searched (out of line, so that the count needs no list on the stack). */
 static __attribute__((noinline)) int kb_count_deep(const struct kb_ctx *x, const struct kb_pos *p,
                                                    int color, K_BB deep_bb)
 {
+    if (kb_bulk_fits(x, p, color))
+        return color == DM_WHITE ? kb_bulk_count(x, p, DM_WHITE, deep_bb)
+                                 : kb_bulk_count(x, p, DM_BLACK, deep_bb);
     struct kb_list l;
     l.count = 0;
     l.best = 0;
@@ -1431,6 +1561,56 @@ K_INLINE uint64_t kb_child(const struct kb_ctx *x, const struct kb_pos *c, const
     return color == DM_WHITE ? kb_perft_black(x, c, depth - 1) : kb_perft_white(x, c, depth - 1);
 }
 
+/* Perft depth - 1 after each capture of the men and parachutists of
+ * deep_bb, kb_bulk_fits holding and every sequence legal (no majority):
+ * played as found, each jump tested on the position's board (as in
+ * kb_bulk_levels, so no two routes to merge), with no list.  A stack of
+ * sequences under way: (from, where, taken). */
+K_INLINE uint64_t kb_perft_bulk(const struct kb_ctx *x, const struct kb_pos *p, const int color,
+                                K_BB deep_bb, int depth)
+{
+    struct kb_bulk b;
+    kb_bulk_first(x, p, color, deep_bb, &b);
+    /* Each jump pops one sequence and pushes at most two; the first jumps
+     * are at most two per piece of the side. */
+    struct {
+        K_BB from, at, taken;
+    } stack[2 * K_CELLS + K_ROWS];
+    int top = 0;
+    K_UNROLL for (int d = 0; d < K_NDIRS; d++)
+        for (K_BB l = b.first_bb[d]; l; l &= l - 1) {
+            K_BB to = l & -l;
+            stack[top].from = kb_shift(to, d, -2);
+            stack[top].at = to;
+            stack[top].taken = kb_shift(to, d, -1);
+            top++;
+        }
+    const unsigned dirs = K_MAN_DIRS(color);
+    const int da = K_MEN_NORTH(color) ? DIR_NE : DIR_SE, db = K_MEN_NORTH(color) ? DIR_NW : DIR_SW;
+    uint64_t nodes = 0;
+    while (top) {
+        top--;
+        K_BB from = stack[top].from, at = stack[top].at, taken = stack[top].taken;
+        if (at & b.on_bb) {
+            K_BB la = kb_land(at, b.prey_bb, b.empty_bb, dirs, da);
+            K_BB lb = kb_land(at, b.prey_bb, b.empty_bb, dirs, db);
+            stack[top].from = from;
+            stack[top].at = la;
+            stack[top].taken = taken | kb_shift(la, da, -1);
+            top += la != 0;
+            stack[top].from = from;
+            stack[top].at = lb;
+            stack[top].taken = taken | kb_shift(lb, db, -1);
+            top += lb != 0;
+            continue;
+        }
+        struct kb_pos c;
+        kb_play(x, p, &c, color, from, at, taken, at & KB_PROMO_BB(x, color));
+        nodes += kb_child(x, &c, color, depth);
+    }
+    return nodes;
+}
+
 /* Perft depth - 1 after each quiet move of color's men in direction d (a
  * constant), played from the step set itself (a parachutist never
  * steps). */
@@ -1448,22 +1628,20 @@ K_INLINE uint64_t kb_perft_men_steps(const struct kb_ctx *x, const struct kb_pos
 }
 
 /* Perft depth - 1 after each single jump of color's men and parachutists,
- * played from their landing sets by direction: one loop, the direction's
- * step read from a table (no copy of the count per direction). */
+ * played from their landing sets by direction.  Unrolled: the directions
+ * no piece jumps in (a constant) leave no loop, and each direction's loop
+ * exit is a branch of its own to predict (cachegrind, Parachute: 3% fewer
+ * instructions, 14% fewer mispredictions than one loop over a table). */
 K_INLINE uint64_t kb_perft_single_jumps(const struct kb_ctx *x, const struct kb_pos *p,
                                         const K_BB lands_bb[K_NDIRS], const int color, int depth)
 {
-    static const int8_t delta[8] = {
-        -K_HALF, -(K_HALF + 1), K_HALF + 1, K_HALF, -(2 * K_HALF + 1), 2 * K_HALF + 1, 1, -1,
-    };
     uint64_t nodes = 0;
-    for (int d = 0; d < K_NDIRS; d++)
+    K_UNROLL for (int d = 0; d < K_NDIRS; d++)
         for (K_BB b = lands_bb[d]; b; b &= b - 1) {
             struct kb_pos c;
-            int to_sq = K_CTZ(b);
             K_BB to = b & -b;
-            kb_play(x, p, &c, color, K_ONE << (to_sq - 2 * delta[d]), to,
-                    K_ONE << (to_sq - delta[d]), to & KB_PROMO_BB(x, color));
+            kb_play(x, p, &c, color, kb_shift(to, d, -2), to, kb_shift(to, d, -1),
+                    to & KB_PROMO_BB(x, color));
             nodes += kb_child(x, &c, color, depth);
         }
     return nodes;
@@ -1521,8 +1699,12 @@ K_INLINE uint64_t kb_perft_moves(const struct kb_ctx *x, const struct kb_pos *p,
         K_UNROLL for (int d = 0; d < K_NDIRS; d++)
             all |= lands[d];
         captures = all != 0;
-        if (deep)
-            kb_search_men(x, p, &l, color, deep);
+        if (deep) {
+            if (kb_bulk_fits(x, p, color) && !(KB_PRECEDENCE(x) & K_LONGER_WINS))
+                nodes += kb_perft_bulk(x, p, color, deep, depth);
+            else
+                kb_search_men(x, p, &l, color, deep);
+        }
         /* With majority capture a sequence that goes on beats every single
          * capture. */
         if (captures && !(deep && (KB_PRECEDENCE(x) & K_LONGER_WINS))) {
@@ -1633,6 +1815,9 @@ static void kb_load(const struct kernel_rules *r, const dm_position *pos, unsign
     x->king_limit = r->king_limit;
     x->mirrored = mirrored;
     x->merge = !(flags & DM_GEN_KEEP_DUPLICATES);
+    x->bulk = r->promotion != PROMOTE_CONTINUE_AS_KING;
+    x->kings_weigh =
+        (r->precedence & (PREC_VALUE | PREC_MOST_KINGS | PREC_EARLIEST_KINGS)) && !r->spares_kings;
 }
 
 /* The board direction (enum dir, as refgen.c walks them) from cell a towards

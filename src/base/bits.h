@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#include "damier.h"
+#include "damier/base.h"
 
 #define BIT128(i) ((dm_bits)1 << (i))
 

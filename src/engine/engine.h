@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "damier.h"
+#include "damier/engine.h"
 
 struct dm_variant;
 

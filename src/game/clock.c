@@ -14,7 +14,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "damier.h"
+#include "damier/game.h"
 
 /* Bounds that keep every time in range and catch typing slips. */
 #define CLOCK_MAX_MINUTES 10000.0 /* about a week */

@@ -19,7 +19,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "damier.h"
+#include "damier/game.h"
 
 /* The kinds of ply that start a counter over (or, for rep_clear, after
  * which earlier positions stop counting for repetition). */

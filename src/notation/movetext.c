@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "base/bits.h"
+#include "notation/notation.h"
 #include "rules/variant.h"
 
 static size_t put_cell(const dm_variant *v, int cell, char sep, char *buf, size_t size,

@@ -5,7 +5,7 @@
 #ifndef DM_NOTATION_NOTATION_H
 #define DM_NOTATION_NOTATION_H
 
-#include "damier.h"
+#include "damier/notation.h"
 
 /* The rank of a cell in the order squares are listed in FEN. */
 int notation_cell_order(const dm_variant *v, int cell);

@@ -9,7 +9,7 @@
 
 #include <stdarg.h>
 
-#include "damier.h"
+#include "damier/notation.h"
 
 /* A growing NUL-terminated string.  Out of memory sets oom and drops
  * further writes, so callers check once at the end. */

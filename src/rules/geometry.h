@@ -14,7 +14,7 @@
 
 #include <stdint.h>
 
-#include "damier.h"
+#include "damier/rules.h"
 
 enum geometry_id {
     GEOM_D8,  /* 8x8, dark squares, a1 playing             */

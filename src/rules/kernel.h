@@ -13,7 +13,7 @@
 
 #include <stdint.h>
 
-#include "damier.h"
+#include "damier/rules.h"
 
 struct dm_variant;
 

@@ -15,7 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "damier.h"
+#include "damier/rules.h"
 
 /* The rules a kernel reads, for one variant. */
 struct kernel_rules {

@@ -22,7 +22,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "damier.h"
+#include "damier/rules.h"
 #include "rules/variant.h"
 
 /* The rules record fields a compiled kernel implements.  Direction sets are

@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "damier.h"
+#include "damier/rules.h"
 
 struct move_sink {
     dm_move_list *list;

@@ -5,7 +5,7 @@
 #ifndef DM_RULES_REFGEN_H
 #define DM_RULES_REFGEN_H
 
-#include "damier.h"
+#include "damier/rules.h"
 
 struct dm_variant;
 

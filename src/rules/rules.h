@@ -5,7 +5,7 @@
 #ifndef DM_RULES_RULES_H
 #define DM_RULES_RULES_H
 
-#include "damier.h"
+#include "damier/rules.h"
 
 struct dm_variant;
 

@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "damier.h"
+#include "damier/rules.h"
 #include "rules/geometry.h"
 
 enum numbering {

@@ -5,7 +5,7 @@
  * Any input must read without a crash; a game that fails must say where
  * (line and reason); a game that reads must write, and the text written
  * must read back to the same moves, result and comments.  Build and run
- * with `make fuzz-pdn` (clang); seed it with ../shared/pdn.
+ * with `make fuzz-pdn` (clang); seed it with tests/pdn/corpus.
  */
 #include <stdint.h>
 #include <stdlib.h>

@@ -277,7 +277,7 @@ static void test_start_perft(void **state)
         for (int d = 1; d <= depth; d++)
             check_perft_modes(v, &pos, d);
     }
-    /* Published (KISH, /work/shared/perft/turkish.txt), which counts a route
+    /* Published (KISH, tests/perft/turkish.txt), which counts a route
      * per landing square before a piece taken straight on; d8 is out of the
      * reference generator's reach in a unit test.  The merged count is the
      * reference's (test_ortho.c); kept with one route straight on, d7 has

@@ -4,7 +4,7 @@
  * Gothic, Alquerque, Hawaiian) and the Frisian king-move counter.
  *
  * Perft from each start position against counts that were established
- * independently: Turkish's are published (KISH, /work/shared/perft); the
+ * independently: Turkish's are published (KISH, tests/perft); the
  * others were computed by a separate model of the rules (a Python program
  * written from RULES.md, not from this code) and agree with it at every depth
  * listed.  Then the Frisian counter through FEN and through played moves, and

@@ -2,8 +2,8 @@
 /*
  * test_pdn.c - PDN 3.0 games read, replayed and written.
  *
- * The public corpus of the PDN 3.0 standard ($DAMIER_SHARED/pdn, default
- * "../shared/pdn" from the repository root): every game of succeed/ reads
+ * The public corpus of the PDN 3.0 standard (tests/pdn/corpus, or
+ * $DAMIER_TESTS/pdn/corpus): every game of succeed/ reads
  * and replays under its file's variant except the few that really hold a
  * defect, which are listed by name with the reason; every file of fail/ is
  * rejected, each bad game named with its line and reason.  Every good game
@@ -44,7 +44,7 @@ static char *slurp(const char *path, size_t *size)
 
 static void corpus_dir(char *buf, size_t size, const char *sub)
 {
-    snprintf(buf, size, "%s/pdn/%s", tu_env("DAMIER_SHARED", "../shared"), sub);
+    snprintf(buf, size, "%s/pdn/corpus/%s", tu_env("DAMIER_TESTS", "tests"), sub);
 }
 
 static void tests_dir(char *buf, size_t size)
@@ -57,8 +57,8 @@ static int list_pdn(const char *dir, char ***names)
 {
     int n = tu_list_dir(dir, ".pdn", names);
     if (n <= 0)
-        fail_msg("no PDN files in %s (the corpus is ../shared/pdn from the repository root; "
-                 "set DAMIER_SHARED to the folder that holds pdn/)",
+        fail_msg("no PDN files in %s (run the tests from the repository root, or "
+                 "set DAMIER_TESTS to its tests/ folder)",
                  dir);
     return n;
 }

@@ -2,7 +2,7 @@
 /*
  * test_perft.c - the published perft counts, as a contract.
  *
- * Reads every <variant>.txt of $DAMIER_SHARED/perft (default "../shared",
+ * Reads every <variant>.txt of tests/perft ($DAMIER_TESTS/perft, default "tests",
  * relative to the repository root the tests run from), one row a line:
  *
  *   fen ; depth ; nodes ; duplicates ; sources
@@ -191,19 +191,18 @@ static void test_some_rows_checked(void **state)
 {
     (void)state;
     if (rows_checked == 0)
-        fail_msg("no perft row was checked: is %s/perft empty?", tu_env("DAMIER_SHARED",
-                                                                        "../shared"));
+        fail_msg("no perft row was checked: is %s/perft empty?", tu_env("DAMIER_TESTS", "tests"));
 }
 
 int main(void)
 {
     char dir[1024];
-    snprintf(dir, sizeof dir, "%s/perft", tu_env("DAMIER_SHARED", "../shared"));
+    snprintf(dir, sizeof dir, "%s/perft", tu_env("DAMIER_TESTS", "tests"));
     char **names;
     int n = tu_list_dir(dir, ".txt", &names);
     if (n < 0) {
         fprintf(stderr,
-                "test_perft: cannot open %s: set DAMIER_SHARED to the folder holding perft/\n",
+                "test_perft: cannot open %s: run from the repository root or set DAMIER_TESTS to its tests/ folder\n",
                 dir);
         return 1;
     }

@@ -160,6 +160,42 @@ void dm_pdn_game_label(const dm_pdn_game *g, char *buf, size_t size);
  * for the others). */
 char *dm_pdn_write(const dm_pdn_game *g, dm_error *err);
 
+/* ---- wire forms: Hub and DXP (src/notation/wire.c) ---------------------- */
+
+/*
+ * The engine protocols name squares by number only: the variant's own
+ * square numbers where it has them, and for an algebraic variant the
+ * number counted from the top-left playing square, as PDN allows (on 8x8,
+ * 1 = b8 ... 32 = g1).  A Hub position is the side to move ('W' or 'B')
+ * then one letter per square in number order: 'w' 'b' men, 'W' 'B' kings,
+ * 'p' 'q' parachutists (White, Black), 'e' empty.  A Hub move is from-to,
+ * or for a capture from x to x each captured square (in any order, no
+ * landing squares); a Hawaiian removal is its square alone.
+ */
+int dm_cell_number(const dm_variant *v, int cell);
+int dm_cell_of_number(const dm_variant *v, int number); /* -1 if off the board */
+
+#define DM_HUB_POSITION_SIZE (DM_MAX_CELLS + 2) /* letters and the NUL */
+#define DM_HUB_MOVE_SIZE     (4 * (DM_MAX_JUMPS + 2))
+
+/* Writes the Hub position of pos; returns its length. */
+int dm_hub_position_format(const dm_variant *v, const dm_position *pos, char *buf, size_t size);
+/* Reads a Hub position; 0, or -1 with err naming the letter or length at
+ * fault.  A game must be playable from it, as from a FEN. */
+int dm_hub_position_parse(const dm_variant *v, const char *text, dm_position *pos, dm_error *err);
+
+void dm_hub_move_format(const dm_variant *v, const dm_move *m, char *buf, size_t size);
+/* The legal move a Hub move names: its index in legal, or a negative enum
+ * dm_parse_status with err filled.  Where the captured set does not tell
+ * two legal moves apart (duplicate routes kept), the first is taken: they
+ * reach the same position. */
+int dm_hub_move_parse(const dm_variant *v, const dm_move_list *legal, const char *text,
+                      dm_error *err);
+
+/* The first legal move from from to to that captures exactly captured (a
+ * DXP move's signature; 0 for a quiet move): its index, or -1. */
+int dm_move_find(const dm_move_list *legal, int from, int to, dm_bits captured);
+
 #ifdef __cplusplus
 }
 #endif

@@ -224,11 +224,17 @@ int dm_fen_parse(const dm_variant *v, const char *fen, dm_position *pos, dm_erro
 {
     if (parse_unchecked(v, fen, pos, err))
         return -1;
+    return notation_check_position(v, pos, "FEN", err);
+}
+
+int notation_check_position(const dm_variant *v, const dm_position *pos, const char *form,
+                            dm_error *err)
+{
     int most = notation_men_per_side(v);
     for (int color = 0; color < 2; color++) {
         dm_bits own = color ? pos->black : pos->white;
         if (popcount128(own) > most)
-            return fail(err, "FEN: %s has %d pieces; %s allows at most %d",
+            return fail(err, "%s: %s has %d pieces; %s allows at most %d", form,
                         color ? "Black" : "White", popcount128(own), v->id, most);
         /* A man on its promotion squares cannot be; the start position of a
          * variant decides what can (One Way's men start on rank 8). */
@@ -239,7 +245,7 @@ int dm_fen_parse(const dm_variant *v, const char *fen, dm_position *pos, dm_erro
         if (men) {
             char name[8];
             dm_cell_name(v, ctz128(men), name, sizeof name);
-            return fail(err, "FEN: a %s man on %s stands on its promotion row",
+            return fail(err, "%s: a %s man on %s stands on its promotion row", form,
                         color ? "black" : "white", name);
         }
     }

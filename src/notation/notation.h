@@ -10,6 +10,12 @@
 /* The rank of a cell in the order squares are listed in FEN. */
 int notation_cell_order(const dm_variant *v, int cell);
 
+/* Whether a game can be played from pos, whatever form it came in (form
+ * names it in the message: "FEN", "Hub position").  0, or -1 with err
+ * filled. */
+int notation_check_position(const dm_variant *v, const dm_position *pos, const char *form,
+                            dm_error *err);
+
 /* The most pieces of one colour the variant's start position has. */
 int notation_men_per_side(const dm_variant *v);
 

@@ -29,6 +29,9 @@ static const struct command {
      "play [--variant V] [--rules default|official] [--white human|computer]\n"
      "     [--black human|computer] [--level 1-8] [--fen F] [--time 5+3] [--plain] [--seed N]\n"
      "                           play in the terminal, against the computer or a friend"},
+    {"hub", cmd_hub,
+     "hub                      the Hub protocol (version 2) on stdin and stdout, for Hub\n"
+     "                           GUIs, lidraughts-bot and pydraughts"},
     {"pdn", cmd_pdn, "pdn check|convert [--variant V] [--to pdn|fen|json] FILE...\n"
      "                           replay PDN games; write them as PDN, FEN or JSON"},
 };

@@ -18,6 +18,7 @@ int cmd_bench_search(int argc, char **argv); /* bench search (cmd_search.c) */
 int cmd_play(int argc, char **argv);
 int cmd_pdn(int argc, char **argv);
 int cmd_hub(int argc, char **argv);  /* cmd_proto.c */
+int cmd_dxp(int argc, char **argv);  /* cmd_proto.c */
 
 /* Helpers shared by the commands. */
 const dm_variant *cli_variant(const char *id);           /* error line if unknown */

@@ -32,6 +32,11 @@ static const struct command {
     {"hub", cmd_hub,
      "hub                      the Hub protocol (version 2) on stdin and stdout, for Hub\n"
      "                           GUIs, lidraughts-bot and pydraughts"},
+    {"dxp", cmd_dxp,
+     "dxp (--listen [ADDR:]PORT | --connect HOST:PORT) [--games N --time MIN --moves M]\n"
+     "    [--fen F] [--variant V] [--level 1-8] [--pdn FILE]\n"
+     "                           play engine against engine over DamExchange (DXP 01);\n"
+     "                           with --games, propose the games (colours alternate)"},
     {"pdn", cmd_pdn, "pdn check|convert [--variant V] [--to pdn|fen|json] FILE...\n"
      "                           replay PDN games; write them as PDN, FEN or JSON"},
 };

@@ -6,10 +6,32 @@
 #ifndef DM_PROTO_PROTO_H
 #define DM_PROTO_PROTO_H
 
+#include <stdbool.h>
 #include <stdio.h>
+
+#include "damier/rules.h"
 
 /* Speaks Hub version 2 on in and out until quit or the end of in.  Returns
  * the exit status (0; 1 if the engine cannot be made). */
 int proto_hub_run(FILE *in, FILE *out);
+
+/* A DXP session: a connection made one way or the other, and games
+ * proposed (initiator) or accepted. */
+struct proto_dxp_options {
+    const char *listen;         /* "[ADDR:]PORT": wait for the peer, or    */
+    const char *connect;        /* "HOST:PORT": call it                    */
+    bool initiator;             /* propose the games                       */
+    int games;                  /* initiator: how many                     */
+    int minutes, moves;         /* initiator: the time control             */
+    const char *fen;            /* initiator: a set-up (NULL: the start)   */
+    const dm_variant *variant;  /* NULL: International                     */
+    int level;                  /* the computer's, 1..8                    */
+    const char *pdn;            /* append every game here (NULL: nowhere)  */
+    FILE *log;                  /* what happens, a line each (NULL: stderr)*/
+};
+
+/* Plays the session; returns the exit status (0; 1 if it could not
+ * start). */
+int proto_dxp_run(const struct proto_dxp_options *o);
 
 #endif

@@ -16,7 +16,7 @@ IS_CLANG := $(findstring clang,$(shell $(CC) --version 2>/dev/null))
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
             $(if $(IS_CLANG),,-Wno-format-truncation)
 ALLFLAGS := -std=c17 -D_POSIX_C_SOURCE=200809L $(WARN) -Iinclude -Isrc $(CFLAGS) $(SANITIZE)
-LDLIBS   := -lpthread
+LDLIBS   := -lpthread -lm
 
 # Every module but the command-line front end goes into libdamier.a.
 LIB_SRC  := $(sort $(filter-out src/cli/%,$(wildcard src/*/*.c)))

@@ -3,7 +3,8 @@
  * board.c - the board drawn as text: plain letters for scripts, ANSI colour
  * and Unicode pieces for the full screen.
  *
- * Both walk the variant's geometry (RULES.md 0.1): rank by rank from the top
+ * Both walk the board geometry of the public API (damier/rules.h) and name
+ * cells with dm_cell_name, as every front end must: rank by rank from the top
  * as White sees it (from the bottom when flipped), a cell where the geometry
  * has one, a blank or light square where it has none.  Numeric variants
  * show square numbers (in empty squares, and the range of each row beside
@@ -13,7 +14,6 @@
 #include <string.h>
 
 #include "base/bits.h"
-#include "rules/variant.h"
 #include "tui/tui.h"
 
 /* Colours (xterm 256): a wooden board, the last move in gold. */
@@ -41,24 +41,24 @@ static void put(char *buf, size_t size, size_t *len, const char *s)
         buf[*len] = '\0';
 }
 
-/* The file and rank shown at screen column i and row j. */
-static int file_at(const struct geometry *g, bool flipped, int i)
+/* The file and rank shown at screen column i and row j: the drawing's
+ * column and row (White at the bottom), turned 180 degrees when flipped. */
+static int file_at(const dm_variant *v, bool flipped, int i)
 {
-    return flipped ? g->files - 1 - i : i;
+    return flipped ? dm_variant_board_files(v) - 1 - i : i;
 }
 
-static int rank_at(const struct geometry *g, bool flipped, int j)
+static int rank_at(const dm_variant *v, bool flipped, int j)
 {
-    return flipped ? j : g->ranks - 1 - j;
+    return flipped ? j : dm_variant_board_ranks(v) - 1 - j;
 }
 
 /* The names of the first and last cells of screen row j ("1-4"), or "". */
 static void row_range(const dm_variant *v, bool flipped, int j, char *buf, size_t size)
 {
-    const struct geometry *g = v->geo;
     int first = -1, last = -1;
-    for (int i = 0; i < g->files; i++) {
-        int c = g->cell_at[rank_at(g, flipped, j)][file_at(g, flipped, i)];
+    for (int i = 0; i < dm_variant_board_files(v); i++) {
+        int c = dm_square_cell(v, file_at(v, flipped, i), rank_at(v, flipped, j));
         if (c < 0)
             continue;
         if (first < 0)
@@ -88,22 +88,22 @@ static char piece_letter(const dm_position *pos, int c)
 size_t tui_board_text(const dm_variant *v, const dm_position *pos, bool flipped, char *buf,
                       size_t size)
 {
-    const struct geometry *g = v->geo;
+    int nfiles = dm_variant_board_files(v), nranks = dm_variant_board_ranks(v);
     size_t len = 0;
     char files[64] = "    ", line[128], range[16];
-    for (int i = 0; i < g->files; i++) {
-        char f[4] = {(char)('a' + file_at(g, flipped, i)), ' ', 0};
+    for (int i = 0; i < nfiles; i++) {
+        char f[4] = {(char)('a' + file_at(v, flipped, i)), ' ', 0};
         strcat(files, f);
     }
     files[strlen(files) - 1] = '\n'; /* the blank after the last letter */
     if (size)
         buf[0] = '\0';
     put(buf, size, &len, files);
-    for (int j = 0; j < g->ranks; j++) {
-        int rank = rank_at(g, flipped, j);
+    for (int j = 0; j < nranks; j++) {
+        int rank = rank_at(v, flipped, j);
         snprintf(line, sizeof line, "%3d ", rank + 1);
-        for (int i = 0; i < g->files; i++) {
-            int c = g->cell_at[rank][file_at(g, flipped, i)];
+        for (int i = 0; i < nfiles; i++) {
+            int c = dm_square_cell(v, file_at(v, flipped, i), rank);
             char sq[3] = {c < 0 ? ' ' : piece_letter(pos, c), ' ', 0};
             strcat(line, sq);
         }
@@ -139,7 +139,7 @@ static bool marked(const dm_move *last, int c)
 int tui_board_screen(const dm_variant *v, const dm_position *pos, const dm_move *last, bool flipped,
                      char rows[][TUI_ROW_BYTES])
 {
-    const struct geometry *g = v->geo;
+    int nfiles = dm_variant_board_files(v), nranks = dm_variant_board_ranks(v);
     bool numeric = dm_variant_is_numeric(v);
     int n = 0;
     char cell[64], range[16];
@@ -149,16 +149,16 @@ int tui_board_screen(const dm_variant *v, const dm_position *pos, const dm_move 
     size_t flen = 0;
     files[0] = '\0';
     put(files, sizeof files, &flen, COL_LABEL "   ");
-    for (int i = 0; i < g->files; i++) {
-        snprintf(cell, sizeof cell, " %c ", 'a' + file_at(g, flipped, i));
+    for (int i = 0; i < nfiles; i++) {
+        snprintf(cell, sizeof cell, " %c ", 'a' + file_at(v, flipped, i));
         put(files, sizeof files, &flen, cell);
     }
     put(files, sizeof files, &flen, COL_RESET);
     if (!numeric)
         snprintf(rows[n++], TUI_ROW_BYTES, "%s", files);
 
-    for (int j = 0; j < g->ranks; j++) {
-        int rank = rank_at(g, flipped, j);
+    for (int j = 0; j < nranks; j++) {
+        int rank = rank_at(v, flipped, j);
         char *row = rows[n++];
         size_t len = 0;
         row[0] = '\0';
@@ -167,12 +167,12 @@ int tui_board_screen(const dm_variant *v, const dm_position *pos, const dm_move 
         else
             snprintf(cell, sizeof cell, COL_LABEL "%2d ", rank + 1);
         put(row, TUI_ROW_BYTES, &len, cell);
-        for (int i = 0; i < g->files; i++) {
-            int file = file_at(g, flipped, i);
-            int c = g->cell_at[rank][file];
-            /* Playing squares dark; on a board where every square plays,
-             * the checkering still helps the eye. */
-            bool dark = c >= 0 && (g->ncells < g->files * g->ranks || (file + rank) % 2 == 0);
+        for (int i = 0; i < nfiles; i++) {
+            int file = file_at(v, flipped, i);
+            int c = dm_square_cell(v, file, rank);
+            /* The usual shading: the playing squares, or where every square
+             * plays the checkering that still helps the eye. */
+            bool dark = c >= 0 && dm_square_dark(v, file, rank);
             const char *bg = c >= 0 && marked(last, c) ? COL_MARK : dark ? COL_DARK : COL_LIGHT;
             put(row, TUI_ROW_BYTES, &len, bg);
             if (c < 0) {

@@ -26,8 +26,21 @@
 #define COL_LABEL       "\x1b[0;38;5;250m"
 #define COL_RESET       "\x1b[0m"
 
-#define GLYPH_MAN  "\xe2\x97\x8f" /* U+25CF black circle */
-#define GLYPH_KING "\xe2\x99\x9b" /* U+265B black chess queen */
+/* The pieces by kind and side.  In colour both sides share the filled
+ * shapes; without colour White's are the hollow ones, so that the sides
+ * still differ (as the letters w and b do in the plain board). */
+enum { MAN, KING, PARA };
+static const char *const glyph_colour[3] = {
+    [MAN] = "\xe2\x97\x8f",  /* U+25CF black circle       */
+    [KING] = "\xe2\x99\x9b", /* U+265B black chess queen  */
+    [PARA] = "P",
+};
+static const char *const glyph_plain[3][2] = {
+    [MAN] = {"\xe2\x97\x8b", "\xe2\x97\x8f"},  /* U+25CB white, U+25CF black circle */
+    [KING] = {"\xe2\x99\x95", "\xe2\x99\x9b"}, /* U+2655 white, U+265B black queen  */
+    [PARA] = {"\xe2\x97\x87", "\xe2\x97\x86"}, /* U+25C7 white, U+25C6 black diamond */
+};
+#define GLYPH_EMPTY "\xc2\xb7" /* U+00B7 middle dot: an empty square, without colour */
 
 /* Appends s to buf[0..*len), cut to what fits. */
 static void put(char *buf, size_t size, size_t *len, const char *s)
@@ -136,8 +149,42 @@ static bool marked(const dm_move *last, int c)
     return false;
 }
 
+/* Puts an ANSI colour sequence, only when colour is on. */
+static void paint(char *row, size_t *len, bool colour, const char *sgr)
+{
+    if (colour)
+        put(row, TUI_ROW_BYTES, len, sgr);
+}
+
+/* What cell c shows, three columns wide, after its background: its piece,
+ * or its number (numeric variants) or nothing.  Without colour an empty
+ * square gets a dot, and a cell of the last move brackets instead of gold. */
+static void cell_text(const dm_variant *v, const dm_position *pos, int c, bool mark, bool colour,
+                      char *out, size_t size)
+{
+    dm_bits bit = BIT128(c);
+    if ((pos->white | pos->black) & bit) {
+        int kind = (pos->kings & bit) ? KING : (pos->paras & bit) ? PARA : MAN;
+        int side = (pos->white & bit) ? 0 : 1;
+        if (colour)
+            snprintf(out, size, "%s %s ", side == 0 ? COL_WHITE_PIECE : COL_BLACK_PIECE,
+                     glyph_colour[kind]);
+        else
+            snprintf(out, size, "%c%s%c", mark ? '[' : ' ', glyph_plain[kind][side],
+                     mark ? ']' : ' ');
+    } else if (!colour && mark) {
+        snprintf(out, size, "[" GLYPH_EMPTY "]");
+    } else if (dm_variant_is_numeric(v)) {
+        char name[8];
+        dm_cell_name(v, c, name, sizeof name);
+        snprintf(out, size, "%s%3s", colour ? COL_NUMBER : "", name);
+    } else {
+        snprintf(out, size, colour ? "   " : " " GLYPH_EMPTY " ");
+    }
+}
+
 int tui_board_screen(const dm_variant *v, const dm_position *pos, const dm_move *last, bool flipped,
-                     char rows[][TUI_ROW_BYTES])
+                     bool colour, char rows[][TUI_ROW_BYTES])
 {
     int nfiles = dm_variant_board_files(v), nranks = dm_variant_board_ranks(v);
     bool numeric = dm_variant_is_numeric(v);
@@ -148,12 +195,13 @@ int tui_board_screen(const dm_variant *v, const dm_position *pos, const dm_move 
     char files[TUI_ROW_BYTES];
     size_t flen = 0;
     files[0] = '\0';
-    put(files, sizeof files, &flen, COL_LABEL "   ");
+    paint(files, &flen, colour, COL_LABEL);
+    put(files, sizeof files, &flen, "   ");
     for (int i = 0; i < nfiles; i++) {
         snprintf(cell, sizeof cell, " %c ", 'a' + file_at(v, flipped, i));
         put(files, sizeof files, &flen, cell);
     }
-    put(files, sizeof files, &flen, COL_RESET);
+    paint(files, &flen, colour, COL_RESET);
     if (!numeric)
         snprintf(rows[n++], TUI_ROW_BYTES, "%s", files);
 
@@ -162,10 +210,11 @@ int tui_board_screen(const dm_variant *v, const dm_position *pos, const dm_move 
         char *row = rows[n++];
         size_t len = 0;
         row[0] = '\0';
+        paint(row, &len, colour, COL_LABEL);
         if (numeric)
-            snprintf(cell, sizeof cell, COL_LABEL "   ");
+            snprintf(cell, sizeof cell, "   ");
         else
-            snprintf(cell, sizeof cell, COL_LABEL "%2d ", rank + 1);
+            snprintf(cell, sizeof cell, "%2d ", rank + 1);
         put(row, TUI_ROW_BYTES, &len, cell);
         for (int i = 0; i < nfiles; i++) {
             int file = file_at(v, flipped, i);
@@ -173,33 +222,22 @@ int tui_board_screen(const dm_variant *v, const dm_position *pos, const dm_move 
             /* The usual shading: the playing squares, or where every square
              * plays the checkering that still helps the eye. */
             bool dark = c >= 0 && dm_square_dark(v, file, rank);
-            const char *bg = c >= 0 && marked(last, c) ? COL_MARK : dark ? COL_DARK : COL_LIGHT;
-            put(row, TUI_ROW_BYTES, &len, bg);
+            bool mark = c >= 0 && marked(last, c);
+            paint(row, &len, colour, mark ? COL_MARK : dark ? COL_DARK : COL_LIGHT);
             if (c < 0) {
                 put(row, TUI_ROW_BYTES, &len, "   ");
                 continue;
             }
-            dm_bits bit = BIT128(c);
-            if ((pos->white | pos->black) & bit) {
-                snprintf(cell, sizeof cell, "%s %s ",
-                         (pos->white & bit) ? COL_WHITE_PIECE : COL_BLACK_PIECE,
-                         (pos->kings & bit)   ? GLYPH_KING
-                         : (pos->paras & bit) ? "P"
-                                              : GLYPH_MAN);
-            } else if (numeric) {
-                char name[8];
-                dm_cell_name(v, c, name, sizeof name);
-                snprintf(cell, sizeof cell, COL_NUMBER "%3s", name);
-            } else {
-                snprintf(cell, sizeof cell, "   ");
-            }
+            cell_text(v, pos, c, mark, colour, cell, sizeof cell);
             put(row, TUI_ROW_BYTES, &len, cell);
         }
-        put(row, TUI_ROW_BYTES, &len, COL_RESET);
+        paint(row, &len, colour, COL_RESET);
         row_range(v, flipped, j, range, sizeof range);
         if (range[0]) {
-            snprintf(cell, sizeof cell, COL_LABEL " %-6s" COL_RESET, range);
+            paint(row, &len, colour, COL_LABEL);
+            snprintf(cell, sizeof cell, " %-6s", range);
             put(row, TUI_ROW_BYTES, &len, cell);
+            paint(row, &len, colour, COL_RESET);
         }
     }
     if (!numeric)

@@ -215,7 +215,8 @@ static void redraw(struct session *s)
     const dm_game *g = s->game;
     int ply = dm_game_ply(g);
     int nrows =
-        tui_board_screen(variant_of(s), position_of(s), dm_game_move(g, ply), s->flipped, rows);
+        tui_board_screen(variant_of(s), position_of(s), dm_game_move(g, ply), s->flipped,
+                         tui_term_colour(), rows);
     int npanel = panel_lines(s, panel);
     frame_put(&f, "\x1b[?25l");
     for (int r = 0; r < TUI_BOARD_ROWS; r++) {
@@ -621,7 +622,7 @@ int tui_play(const struct tui_options *o)
     }
     s.timed = o->time.kind != DM_CLOCK_NONE;
     dm_clock_init(&s.clock, &o->time, NULL, NULL);
-    s.fullscreen = !o->plain && tui_term_enter();
+    s.fullscreen = !o->plain && tui_term_full_screen() && tui_term_enter();
     if (s.fullscreen) {
         int cols, rows;
         tui_term_size(&cols, &rows);

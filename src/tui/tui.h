@@ -43,14 +43,18 @@ int tui_play(const struct tui_options *o);
 size_t tui_board_text(const dm_variant *v, const dm_position *pos, bool flipped, char *buf,
                       size_t size);
 
-/* The coloured board, one string per screen row (at most TUI_BOARD_ROWS,
- * each at most TUI_BOARD_COLS columns wide), into rows[]; last (may be
- * NULL) is marked.  Returns the number of rows. */
+/* The full-screen board, one string per screen row (at most
+ * TUI_BOARD_ROWS, each at most TUI_BOARD_COLS columns wide), into rows[];
+ * last (may be NULL) is marked.  With colour: ANSI colours (a wooden board,
+ * the last move in gold) and the filled pieces ● ♛ P of either side.
+ * Without: no escape sequence at all; White ○ ♕ ◇, Black ● ♛ ◆ (man, king,
+ * parachutist), · an empty square, [ ] around a cell of the last move.
+ * Returns the number of rows. */
 #define TUI_BOARD_ROWS 14
 #define TUI_BOARD_COLS 47
 #define TUI_ROW_BYTES  1024
 int tui_board_screen(const dm_variant *v, const dm_position *pos, const dm_move *last, bool flipped,
-                     char rows[][TUI_ROW_BYTES]);
+                     bool colour, char rows[][TUI_ROW_BYTES]);
 
 /* ---- computer.c ---------------------------------------------------------- */
 
@@ -96,5 +100,13 @@ int tui_term_key(int timeout_ms);
 
 /* The terminal's size (80x24 if it cannot tell). */
 void tui_term_size(int *cols, int *rows);
+
+/* Whether to use ANSI colour: not when NO_COLOR is set to anything but ""
+ * (no-color.org), nor on a dumb terminal (TERM unset, empty or "dumb"). */
+bool tui_term_colour(void);
+
+/* Whether the full screen can be used: standard input and output are
+ * terminals, and not a dumb one (which gets the plain line mode). */
+bool tui_term_full_screen(void);
 
 #endif

@@ -8,7 +8,8 @@
  * as White sees it (from the bottom when flipped), a cell where the geometry
  * has one, a blank or light square where it has none.  Numeric variants
  * show square numbers (in empty squares, and the range of each row beside
- * the board); algebraic ones show file letters and rank numbers.
+ * the board); algebraic ones show file letters and rank numbers.  On the
+ * full screen the alquerque grid is drawn as points joined by its lines.
  */
 #include <stdio.h>
 #include <string.h>
@@ -156,6 +157,158 @@ static void paint(char *row, size_t *len, bool colour, const char *sgr)
         put(row, TUI_ROW_BYTES, len, sgr);
 }
 
+/* ---- the point grid ------------------------------------------------------- */
+
+/* A grid of points (alquerque) is drawn as its points joined by its lines,
+ * the lines of dm_board_lines: a point every GRID_STEP columns on every
+ * other row, the lines between them in box-drawing characters, a column
+ * each side of a point for the brackets of the last move. */
+#define GRID_STEP  4
+#define GRID_ROWS  (TUI_BOARD_ROWS - 2) /* the file letters above and below */
+#define GRID_COLS  (TUI_BOARD_COLS - 3) /* the rank numbers at the left      */
+#define GRID_LINE  "\x1b[22;38;5;223m"  /* light lines on the dark wood     */
+#define LINE_H     "\xe2\x94\x80"       /* U+2500 ─ */
+#define LINE_V     "\xe2\x94\x82"       /* U+2502 │ */
+#define LINE_DOWN  "\xe2\x95\xb2"       /* U+2572 ╲ */
+#define LINE_UP    "\xe2\x95\xb1"       /* U+2571 ╱ */
+#define LINE_CROSS "\xe2\x95\xb3"       /* U+2573 ╳ */
+
+struct grid {
+    int width, height;
+    const char *glyph[GRID_ROWS][GRID_COLS]; /* one column each             */
+    const char *fg[GRID_ROWS][GRID_COLS];    /* with colour: its foreground */
+    bool mark[GRID_ROWS][GRID_COLS];         /* with colour: gold behind it */
+};
+
+/* Where the point of cell c is drawn in the grid: column *x, row *y. */
+static void grid_place(const dm_variant *v, bool flipped, int c, int *x, int *y)
+{
+    int i = dm_cell_column(v, c), j = dm_cell_row(v, c);
+    if (flipped) {
+        i = dm_variant_board_files(v) - 1 - i;
+        j = dm_variant_board_ranks(v) - 1 - j;
+    }
+    *x = GRID_STEP * i + 1;
+    *y = 2 * j;
+}
+
+/* Draws one line of the grid, between the points of cells a and b. */
+static void grid_line(struct grid *g, const dm_variant *v, bool flipped, int a, int b)
+{
+    int xa, ya, xb, yb;
+    grid_place(v, flipped, a, &xa, &ya);
+    grid_place(v, flipped, b, &xb, &yb);
+    if (ya > yb) { /* a above b */
+        int t = xa;
+        xa = xb, xb = t, t = ya, ya = yb, yb = t;
+    }
+    if (ya == yb) {
+        for (int x = (xa < xb ? xa : xb) + 1; x < (xa < xb ? xb : xa); x++)
+            g->glyph[ya][x] = LINE_H;
+        return;
+    }
+    int x = (xa + xb) / 2, y = (ya + yb) / 2;
+    const char *slant = xa < xb ? LINE_DOWN : LINE_UP;
+    if (xa == xb)
+        g->glyph[y][x] = LINE_V;
+    else if (strcmp(g->glyph[y][x], " ") == 0 || strcmp(g->glyph[y][x], slant) == 0)
+        g->glyph[y][x] = slant;
+    else
+        g->glyph[y][x] = LINE_CROSS; /* both diagonals of a square */
+}
+
+/* Draws the point of cell c: its piece, or a dot; the last move marked. */
+static void grid_point(struct grid *g, const dm_variant *v, const dm_position *pos, bool flipped,
+                       bool mark, bool colour, int c)
+{
+    int x, y;
+    grid_place(v, flipped, c, &x, &y);
+    dm_bits bit = BIT128(c);
+    g->glyph[y][x] = GLYPH_EMPTY;
+    if ((pos->white | pos->black) & bit) {
+        int kind = (pos->kings & bit) ? KING : (pos->paras & bit) ? PARA : MAN;
+        int side = (pos->white & bit) ? 0 : 1;
+        g->glyph[y][x] = colour ? glyph_colour[kind] : glyph_plain[kind][side];
+        g->fg[y][x] = side == 0 ? COL_WHITE_PIECE : COL_BLACK_PIECE;
+    }
+    if (!mark)
+        return;
+    if (colour) {
+        g->mark[y][x - 1] = g->mark[y][x] = g->mark[y][x + 1] = true;
+    } else {
+        g->glyph[y][x - 1] = "[";
+        g->glyph[y][x + 1] = "]";
+    }
+}
+
+/* Appends the file letters of the grid, each over its points. */
+static void grid_files(const dm_variant *v, bool flipped, bool colour, int width, char *row)
+{
+    size_t len = 0;
+    row[0] = '\0';
+    paint(row, &len, colour, COL_LABEL);
+    put(row, TUI_ROW_BYTES, &len, "   ");
+    for (int x = 0; x < width; x++) {
+        char letter[2] = {' ', 0};
+        if (x % GRID_STEP == 1)
+            letter[0] = (char)('a' + file_at(v, flipped, x / GRID_STEP));
+        put(row, TUI_ROW_BYTES, &len, letter);
+    }
+    paint(row, &len, colour, COL_RESET);
+}
+
+/* The point grid's rows, as tui_board_screen; 0 if the grid would not fit
+ * (the caller then draws squares). */
+static int grid_screen(const dm_variant *v, const dm_position *pos, const dm_move *last,
+                       bool flipped, bool colour, char rows[][TUI_ROW_BYTES])
+{
+    struct grid g;
+    g.width = GRID_STEP * (dm_variant_board_files(v) - 1) + 3;
+    g.height = 2 * dm_variant_board_ranks(v) - 1;
+    if (g.width > GRID_COLS || g.height > GRID_ROWS)
+        return 0;
+    for (int y = 0; y < g.height; y++)
+        for (int x = 0; x < g.width; x++) {
+            g.glyph[y][x] = " ";
+            g.fg[y][x] = GRID_LINE;
+            g.mark[y][x] = false;
+        }
+    dm_board_line lines[DM_MAX_BOARD_LINES];
+    int nlines = dm_board_lines(v, lines, DM_MAX_BOARD_LINES);
+    for (int i = 0; i < nlines && i < DM_MAX_BOARD_LINES; i++)
+        grid_line(&g, v, flipped, lines[i].from, lines[i].to);
+    for (int c = 0; c < dm_variant_cells(v); c++)
+        grid_point(&g, v, pos, flipped, marked(last, c), colour, c);
+
+    int n = 0;
+    grid_files(v, flipped, colour, g.width, rows[n++]);
+    for (int y = 0; y < g.height; y++) {
+        char *row = rows[n++], label[8];
+        size_t len = 0;
+        row[0] = '\0';
+        paint(row, &len, colour, COL_LABEL);
+        if (y % 2 == 0)
+            snprintf(label, sizeof label, "%2d ", rank_at(v, flipped, y / 2) + 1);
+        else
+            snprintf(label, sizeof label, "   ");
+        put(row, TUI_ROW_BYTES, &len, label);
+        const char *bg = NULL, *fg = NULL; /* what the row has painted so far */
+        for (int x = 0; x < g.width; x++) {
+            const char *want = g.mark[y][x] ? COL_MARK : COL_DARK;
+            if (want != bg)
+                paint(row, &len, colour, bg = want);
+            if (g.fg[y][x] != fg)
+                paint(row, &len, colour, fg = g.fg[y][x]);
+            put(row, TUI_ROW_BYTES, &len, g.glyph[y][x]);
+        }
+        paint(row, &len, colour, COL_RESET);
+    }
+    grid_files(v, flipped, colour, g.width, rows[n++]);
+    return n;
+}
+
+/* ---- the squares ----------------------------------------------------------- */
+
 /* What cell c shows, three columns wide, after its background: its piece,
  * or its number (numeric variants) or nothing.  Without colour an empty
  * square gets a dot, and a cell of the last move brackets instead of gold. */
@@ -186,6 +339,11 @@ static void cell_text(const dm_variant *v, const dm_position *pos, int c, bool m
 int tui_board_screen(const dm_variant *v, const dm_position *pos, const dm_move *last, bool flipped,
                      bool colour, char rows[][TUI_ROW_BYTES])
 {
+    if (dm_board_kind(v) == DM_BOARD_POINTS) {
+        int n = grid_screen(v, pos, last, flipped, colour, rows);
+        if (n > 0)
+            return n;
+    }
     int nfiles = dm_variant_board_files(v), nranks = dm_variant_board_ranks(v);
     bool numeric = dm_variant_is_numeric(v);
     int n = 0;

@@ -49,6 +49,7 @@ size_t tui_board_text(const dm_variant *v, const dm_position *pos, bool flipped,
  * the last move in gold) and the filled pieces ● ♛ P of either side.
  * Without: no escape sequence at all; White ○ ♕ ◇, Black ● ♛ ◆ (man, king,
  * parachutist), · an empty square, [ ] around a cell of the last move.
+ * A point grid (alquerque) is drawn as its points joined by its lines.
  * Returns the number of rows. */
 #define TUI_BOARD_ROWS 14
 #define TUI_BOARD_COLS 47

@@ -3,7 +3,8 @@
 # board.sh - the terminal board tells the sides apart without colour.  In a
 # real terminal (tmux, 80x24): with NO_COLOR set the full screen shows no
 # ANSI colour sequence, yet White's and Black's men, kings and parachutists
-# differ in shape and the last move is bracketed; NO_COLOR set but empty
+# differ in shape and the last move is bracketed, and the alquerque grid
+# is drawn with its lines; NO_COLOR set but empty
 # keeps the colours (no-color.org), as does leaving it unset; TERM=dumb gets
 # the plain line mode instead of the full screen.  Needs tmux (skipped with
 # a notice without it, as tests/cli/play_tmux.sh is).
@@ -81,7 +82,43 @@ if wait_for paras "White to move"; then
     screen paras | grep -qE '^ 1  ◆     ◆     ◆     ◆' || fail "no-colour: Black's parachutists not ◆"
 fi
 
-# 3. Colour stays with NO_COLOR empty or unset: the same test sees it.
+# 3. The alquerque grid drawn with its lines (dm_board_lines): orthogonal
+# everywhere, diagonals through the even points, crossing in each 2x2
+# quarter; a move bracketed; the view flipped.
+start grid NO_COLOR=1 --variant alquerque
+if wait_for grid "White to move"; then
+    type_line grid "c2-c3"
+    wait_for grid "Black to move"
+    cat >"$tmp/grid.want" <<'EOF'
+    a   b   c   d   e
+ 5  ●───●───●───●───●
+    │ ╲ │ ╱ │ ╲ │ ╱ │
+ 4  ●───●───●───●───●
+    │ ╱ │ ╲ │ ╱ │ ╲ │
+ 3  ●───●──[○]──○───○
+    │ ╲ │ ╱ │ ╲ │ ╱ │
+ 2  ○───○──[·]──○───○
+    │ ╱ │ ╲ │ ╱ │ ╲ │
+ 1  ○───○───○───○───○
+    a   b   c   d   e
+EOF
+    # Each screen row starts with its expected row (the panel follows).
+    screen grid | head -11 >"$tmp/grid.got"
+    row=1
+    while IFS= read -r want; do
+        got=$(sed -n "${row}p" "$tmp/grid.got")
+        case $got in
+        "$want"*) ;;
+        *) fail "alquerque grid, row $row: expected '$want', got '$got'" ;;
+        esac
+        row=$((row + 1))
+    done <"$tmp/grid.want"
+    type_line grid "flip"
+    wait_for grid " 2  ○───○──[·]──○───○"
+    wait_for grid "    e   d   c   b   a"
+fi
+
+# 4. Colour stays with NO_COLOR empty or unset: the same test sees it.
 start empty NO_COLOR= --variant russian
 start unset "" --variant russian
 for w in empty unset; do
@@ -90,7 +127,7 @@ for w in empty unset; do
     fi
 done
 
-# 4. TERM=dumb: the plain line mode (letters, a prompt), not the full screen.
+# 5. TERM=dumb: the plain line mode (letters, a prompt), not the full screen.
 start dumb TERM=dumb --variant english
 if wait_for dumb "  8   b   b   b   b   1-4"; then
     type_line dumb "11-15"

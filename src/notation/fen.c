@@ -213,10 +213,7 @@ static int parse_unchecked(const dm_variant *v, const char *fen, dm_position *po
 
 int notation_men_per_side(const dm_variant *v)
 {
-    dm_position start;
-    if (parse_unchecked(v, v->start_fen, &start, NULL))
-        return 0;
-    int w = popcount128(start.white), b = popcount128(start.black);
+    int w = popcount128(v->start.white), b = popcount128(v->start.black);
     return w > b ? w : b;
 }
 
@@ -232,9 +229,7 @@ int dm_fen_parse(const dm_variant *v, const char *fen, dm_position *pos, dm_erro
                         color ? "Black" : "White", popcount128(own), v->id, most);
         /* A man on its promotion squares cannot be; the start position of a
          * variant decides what can (One Way's men start on rank 8). */
-        dm_position start;
-        parse_unchecked(v, v->start_fen, &start, NULL);
-        dm_bits start_own = color ? start.black : start.white;
+        dm_bits start_own = color ? v->start.black : v->start.white;
         dm_bits men = own & ~pos->kings & ~pos->paras & v->promo_bb[color] & ~start_own;
         if (men) {
             char name[8];
@@ -244,11 +239,6 @@ int dm_fen_parse(const dm_variant *v, const char *fen, dm_position *pos, dm_erro
         }
     }
     return 0;
-}
-
-void dm_position_start(const dm_variant *v, dm_position *pos)
-{
-    parse_unchecked(v, v->start_fen, pos, NULL);
 }
 
 /* Appends the pieces of one colour, in listing order, with ranges for runs

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fen.c - positions in and out as PDN FEN (RULES.md 0.4).
+ * fen.c - positions in and out as PDN 3.0 FEN.
  *
  *   <side>:W<list>:B<list>[:H<halfmoves>:F<fullmove>][:+<black>+<white>]
  *
@@ -9,7 +9,8 @@
  * allow ranges (31-50).  The reader is lenient about case, blanks and a final
  * full stop; it rejects anything it cannot place, naming the token and why.
  *
- * The last field is lidraughts' Frisian king-move counter (RULES.md 3.5):
+ * The last field is lidraughts' Frisian king-move counter (the Frisian
+ * same-king limit, lidraughts' Frisian rules):
  * for Black then White, '+', the number of quiet moves in a row (0-3) of one
  * king and, when not 0, that king's square as two digits ("+0+207": White's
  * king on 7 has made two).  It is written only when a counter is not 0.

@@ -56,7 +56,7 @@ enum precedence {
 };
 
 /* What a man on its far row (the promotion row of its colour) may still do
- * when it is never crowned (4.4). */
+ * when it is never crowned (BrainKing's Alquerque). */
 enum far_row {
     FAR_ROW_FREE,          /* moves and captures as anywhere else             */
     FAR_ROW_CAPTURES_ONLY, /* no plain move; it may still start a capture     */
@@ -189,16 +189,16 @@ struct dm_variant {
     bool one_way;                /* both colours move towards the top rank     */
     bool parachutes;             /* Parachute checkers' parachutists           */
     bool frisian_king_limit;     /* same king: at most 3 quiet moves in a row  */
-    bool linear_moves;           /* 4.2: a man may step over an unbroken run of
+    bool linear_moves;           /* Dameo: a man may step over an unbroken run of
                                   * its own men ahead, onto the square after it */
-    uint8_t man_jumps_later;     /* 4.4: directions of a man's 2nd and later
+    uint8_t man_jumps_later;     /* Alquerque: directions of a man's 2nd and later
                                   * jumps in one capture; 0: man_jumps          */
-    enum far_row far_row;        /* 4.4: a man on its far row, never crowned    */
-    bool straight_continuation;  /* 4.5: every later jump keeps the first
+    enum far_row far_row;        /* Alquerque: a man on its far row, never crowned */
+    bool straight_continuation;  /* Hawaiian: every later jump keeps the first
                                   * jump's direction                            */
-    bool optional_continuation;  /* 4.5: a capture may stop after any jump, so
+    bool optional_continuation;  /* Hawaiian: a capture may stop after any jump, so
                                   * every prefix is a move of its own           */
-    const char *opening_removals;/* 4.5: on a full board the side to move takes
+    const char *opening_removals;/* Hawaiian: on a full board the side to move takes
                                   * one of its men off these cells; with one
                                   * hole, one of its men orthogonally next to
                                   * it (DM_MOVE_REMOVAL moves). NULL: none      */

@@ -481,7 +481,8 @@ enum { TABLE_SIZE = sizeof table / sizeof table[0] };
  */
 
 /* printf into why; always false, so a check can return it. */
-static bool failf(char *why, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static bool failf(char *why, size_t size, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 static bool failf(char *why, size_t size, const char *fmt, ...)
 {
     if (size > 0) {

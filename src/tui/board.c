@@ -3,7 +3,7 @@
  * board.c - the board drawn as text: plain letters for scripts, ANSI colour
  * and Unicode pieces for the full screen.
  *
- * Both walk the variant's geometry (RULES.md 0.1): rank by rank from the top
+ * Both walk the variant's geometry (docs/variants.md, "board"): rank by rank from the top
  * as White sees it (from the bottom when flipped), a cell where the geometry
  * has one, a blank or light square where it has none.  Numeric variants
  * show square numbers (in empty squares, and the range of each row beside

@@ -4,7 +4,7 @@
  * the PDN module (damier.h, PDN section).
  *
  * A saved game records its preset in a [Rules "official"] tag (absent for
- * `default`, RULES.md top) and its players as White and Black.  Loading
+ * `default`; the presets of docs/variants.md) and its players as White and Black.  Loading
  * replays the first game of the file through the game record, so the draw
  * counters and repetition history are those of the moves, not of a bare
  * position.

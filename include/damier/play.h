@@ -110,7 +110,9 @@ enum dm_match_event_kind {
     DM_EVENT_TAKEBACK_DONE,    /* color accepted: plies taken back, ply is now   */
     DM_EVENT_TAKEBACK_DECLINED,/* color declined                                 */
     DM_EVENT_TAKEBACK_LAPSED,  /* a move was made instead of answering           */
-    DM_EVENT_OVER,             /* the match ended (dm_match_reason)              */
+    DM_EVENT_OVER,             /* the match ended (dm_match_reason); color is who
+                                  acted last: the mover, the resigning side, the
+                                  side accepting a draw, the side whose flag fell */
 };
 
 typedef struct dm_match_event {

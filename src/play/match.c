@@ -238,11 +238,8 @@ void play_event(dm_match *m, enum dm_match_event_kind kind, enum dm_color color,
 {
     dm_match_event *e = &m->events[m->seq % DM_MATCH_EVENTS];
     m->seq++;
-    *e = (dm_match_event){.seq = m->seq,
-                          .kind = kind,
-                          .color = color,
-                          .ply = dm_game_ply(m->game),
-                          .plies = plies};
+    *e = (dm_match_event){
+        .seq = m->seq, .kind = kind, .color = color, .ply = dm_game_ply(m->game), .plies = plies};
 }
 
 uint64_t dm_match_seq(const dm_match *m)

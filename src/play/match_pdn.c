@@ -162,8 +162,7 @@ static dm_match *match_of(const dm_pdn_game *pg, const dm_match_options *o, dm_e
     return dm_match_new(&mo, err);
 }
 
-dm_match *dm_match_read_pdn(const char *text, size_t len, const dm_match_options *o,
-                            dm_error *err)
+dm_match *dm_match_read_pdn(const char *text, size_t len, const dm_match_options *o, dm_error *err)
 {
     dm_pdn_options opt = {.variant = o->variant, .guess_variant = false};
     dm_pdn_reader *r = dm_pdn_reader_new(text, len, &opt);

@@ -164,7 +164,7 @@ static int panel_lines(const struct session *s, char lines[][PANEL_COLS + 1])
         snprintf(lines[n++], PANEL_COLS + 1, "%s", dm_match_reason(m));
     } else {
         snprintf(lines[n++], PANEL_COLS + 1, "%s to move%s", color_name[side],
-                 dm_match_draw_offer(m) >= 0           ? ", draw offered"
+                 dm_match_draw_offer(m) >= 0         ? ", draw offered"
                  : dm_match_takeback_request(m) >= 0 ? ", takeback asked"
                                                      : "");
         /* The draw rule nearest its end, once it has started counting. */
@@ -262,8 +262,8 @@ static void print_position(struct session *s)
 static void announce_result(struct session *s)
 {
     static const char *const outcome[] = {"", "White wins", "Black wins", "Draw"};
-    say(s, "Game over: %s (%s), %s", outcome[dm_match_result(s->match)],
-        dm_match_reason(s->match), dm_match_result_text(s->match));
+    say(s, "Game over: %s (%s), %s", outcome[dm_match_result(s->match)], dm_match_reason(s->match),
+        dm_match_result_text(s->match));
     s->announced = true;
 }
 
@@ -288,8 +288,8 @@ static void report(struct session *s)
         }
         case DM_EVENT_DRAW_OFFERED:
             if (!is_computer(s, c ^ 1))
-                say(s, "%s offers a draw: %s may type draw to accept, or play on.",
-                    color_name[c], color_name[c ^ 1]);
+                say(s, "%s offers a draw: %s may type draw to accept, or play on.", color_name[c],
+                    color_name[c ^ 1]);
             break;
         case DM_EVENT_DRAW_DECLINED:
             if (is_computer(s, c))

@@ -218,8 +218,9 @@ int dm_match_hint(dm_match *m, dm_move *mv, dm_error *err);
 /*
  * The match as PDN 3.0 text, malloc'ed, or NULL with err filled: Event,
  * Site, Date, White and Black (the seats' names), Result and GameType from
- * the PDN writer, Rules when official, TimeControl (dm_time_control_format)
- * when timed, Termination ("normal" for an end by the rules, "resignation",
+ * the PDN writer, Rules when official, TimeControl when timed in PGN's
+ * form, in seconds ("300+3", "40/5400", "300"; "10/move" for a time per
+ * move), Termination ("normal" for an end by the rules, "resignation",
  * "agreement", "time forfeit", "unterminated" while on), and after each
  * move of a timed match the mover's time left as a {[%clock H:MM:SS.t]}
  * comment.
@@ -230,12 +231,12 @@ char *dm_match_write_pdn(const dm_match *m, dm_error *err);
  * A match from the first game of the PDN text[0..len): its variant (o's
  * when the file names none), Rules, moves (replayed, so every draw counter
  * is that of the moves), the seats' names from White and Black (the kinds
- * and levels from o), the time control from TimeControl (else, or when it is
- * another program's form, o's) with each
- * side's time left from its last clock comment, and, where the file says
- * so, the result: a Termination of resignation, agreement or time forfeit
- * ends the game that way; another result the moves do not reach is kept as
- * given by the file.  NULL with err filled.
+ * and levels from o), the time control from TimeControl (else, or when it
+ * has several periods, o's) with each side's time left from its last clock
+ * comment (ours, or lidraughts' "[%clock w0:05:00 B0:04:58]"), and, where
+ * the file says so, the result: a Termination of resignation, agreement or
+ * time forfeit ends the game that way; another result the moves do not
+ * reach is kept as given by the file.  NULL with err filled.
  */
 dm_match *dm_match_read_pdn(const char *text, size_t len, const dm_match_options *o,
                             dm_error *err);

@@ -5,11 +5,15 @@
  * each, and how it ended.
  *
  * The PDN writer owns the seven-tag roster, Result and GameType; this file
- * adds what only a match knows: the seats' names, Rules, TimeControl in
- * the form dm_time_control_parse reads, Termination, and a {[%clock ...]}
- * comment after each move of a timed match (the mover's time left, as
- * H:MM:SS.t).  Reading replays the moves through a new match, so every
- * counter and the clock's move count are those of the moves.
+ * adds what only a match knows: the seats' names, Rules, TimeControl,
+ * Termination, and a {[%clock H:MM:SS.t]} comment after each move of a
+ * timed match (the mover's time left).  TimeControl takes the PGN form the
+ * draughts servers write, in seconds ("300+3", "40/5400", "300"; time per
+ * move, which PGN has no form for, as "10/move"); the reader also takes
+ * lidraughts' clock comments, which give both sides' times
+ * ("[%clock w0:05:00 B0:04:58]").  Reading replays the moves through a new
+ * match, so every counter and the clock's move count are those of the
+ * moves.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -37,6 +41,82 @@ static const char *termination(const dm_match *m)
     }
 }
 
+/* Seconds without a needless ".0". */
+static void put_seconds(char *buf, size_t size, int64_t ms)
+{
+    if (ms % 1000 == 0)
+        snprintf(buf, size, "%" PRId64, ms / 1000);
+    else
+        snprintf(buf, size, "%g", (double)ms / 1000.0);
+}
+
+/* tc in PGN's TimeControl form (seconds); kind DM_CLOCK_NONE: "-". */
+static void time_control_text(const dm_time_control *tc, char *buf, size_t size)
+{
+    char base[32], inc[32];
+    put_seconds(base, sizeof base, tc->base_ms);
+    put_seconds(inc, sizeof inc, tc->increment_ms);
+    switch (tc->kind) {
+    case DM_CLOCK_NONE:
+        snprintf(buf, size, "-");
+        break;
+    case DM_CLOCK_SUDDEN_DEATH:
+        snprintf(buf, size, "%s", base);
+        break;
+    case DM_CLOCK_FISCHER:
+        snprintf(buf, size, "%s+%s", base, inc);
+        break;
+    case DM_CLOCK_MOVES_IN_TIME:
+        snprintf(buf, size, "%d/%s%s%s", tc->moves, base, tc->increment_ms ? "+" : "",
+                 tc->increment_ms ? inc : "");
+        break;
+    case DM_CLOCK_PER_MOVE:
+        snprintf(buf, size, "%s/move", base);
+        break;
+    }
+}
+
+/* Reads a TimeControl tag: PGN's forms of one period ("-", "300",
+ * "300+3", "40/5400", "40/5400+30") and "10/move".  Returns false for what
+ * a match cannot keep (several periods "40/5400:3600", hourglass "*60",
+ * "?"). */
+static bool time_control_read(const char *text, dm_time_control *tc)
+{
+    dm_error ignored;
+    if (strcmp(text, "-") == 0)
+        return dm_time_control_parse("none", tc, &ignored) == 0;
+    const char *move = strstr(text, "/move");
+    if (move && move[5] == '\0')
+        return dm_time_control_parse(text, tc, &ignored) == 0;
+    /* The rest in dm_time_control_parse's form, which counts minutes. */
+    char *end;
+    long moves = 0;
+    const char *p = text;
+    if (strchr(text, '/')) {
+        moves = strtol(text, &end, 10);
+        if (end == text || *end != '/' || moves < 1)
+            return false;
+        p = end + 1;
+    }
+    if (*p < '0' || *p > '9')
+        return false;
+    double seconds = strtod(p, &end), inc = 0;
+    if (*end == '+') {
+        const char *q = end + 1;
+        if (*q < '0' || *q > '9')
+            return false;
+        inc = strtod(q, &end);
+    }
+    if (*end != '\0')
+        return false;
+    char spec[96];
+    if (moves > 0)
+        snprintf(spec, sizeof spec, "%.10g/%ld+%.10g", seconds / 60, moves, inc);
+    else
+        snprintf(spec, sizeof spec, "%.10g+%.10g", seconds / 60, inc);
+    return dm_time_control_parse(spec, tc, &ignored) == 0;
+}
+
 static void clock_comment(int64_t ms, char *buf, size_t size)
 {
     int64_t s = ms / 1000;
@@ -57,7 +137,7 @@ char *dm_match_write_pdn(const dm_match *m, dm_error *err)
         rc |= dm_pdn_game_set_tag(&pg, "Rules", "official");
     if (m->timed) {
         char tc[64];
-        dm_time_control_format(&m->clock.tc, tc, sizeof tc);
+        time_control_text(&m->clock.tc, tc, sizeof tc);
         rc |= dm_pdn_game_set_tag(&pg, "TimeControl", tc);
     }
     const char *how = termination(m);
@@ -86,19 +166,42 @@ char *dm_match_write_pdn(const dm_match *m, dm_error *err)
 
 /* ---- reading ------------------------------------------------------------ */
 
-/* The time in a "[%clock H:MM:SS.t]" comment, or -1. */
-static int64_t clock_of(const char *comment)
+/* The time H:MM:SS(.t) at p, or -1. */
+static int64_t clock_time(const char *p)
+{
+    unsigned h, mi, sec, tenths = 0;
+    int n = 0;
+    if (sscanf(p, "%u:%2u:%2u%n", &h, &mi, &sec, &n) != 3 || mi > 59 || sec > 59 || h > 10000)
+        return -1;
+    if (p[n] == '.' && p[n + 1] >= '0' && p[n + 1] <= '9')
+        tenths = (unsigned)(p[n + 1] - '0');
+    return ((int64_t)h * 3600 + mi * 60 + sec) * 1000 + tenths * 100;
+}
+
+/* The times a move's comment gives into left[]: ours, "[%clock H:MM:SS.t]"
+ * for the mover, or lidraughts' "[%clock w0:05:00 B0:04:58]" for both. */
+static void clock_read(const char *comment, enum dm_color mover, int64_t left[2])
 {
     const char *p = comment ? strstr(comment, "[%clock ") : NULL;
     if (!p)
-        return -1;
-    unsigned h, mi, s, tenths = 0;
-    int n = 0;
-    if (sscanf(p + 8, "%u:%2u:%2u%n", &h, &mi, &s, &n) != 3 || mi > 59 || s > 59 || h > 10000)
-        return -1;
-    if (p[8 + n] == '.' && p[9 + n] >= '0' && p[9 + n] <= '9')
-        tenths = (unsigned)(p[9 + n] - '0');
-    return ((int64_t)h * 3600 + mi * 60 + s) * 1000 + tenths * 100;
+        return;
+    p += 8;
+    if (*p >= '0' && *p <= '9') {
+        int64_t t = clock_time(p);
+        if (t >= 0)
+            left[mover] = t;
+        return;
+    }
+    while (*p && *p != ']') {
+        int side = *p == 'w' || *p == 'W' ? DM_WHITE : *p == 'b' || *p == 'B' ? DM_BLACK : -1;
+        int64_t t = side >= 0 ? clock_time(p + 1) : -1;
+        if (t >= 0)
+            left[side] = t;
+        while (*p && *p != ' ' && *p != ']')
+            p++;
+        while (*p == ' ')
+            p++;
+    }
 }
 
 /* Ends the replayed match (its clock stopped) the way the file says, where
@@ -140,12 +243,11 @@ static dm_match *match_of(const dm_pdn_game *pg, const dm_match_options *o, dm_e
         snprintf(err->msg, sizeof err->msg, "Rules tag '%.40s': default or official", tag);
         return NULL;
     }
-    /* Another program's TimeControl form ("40/7200:3600") is no error in
+    /* A TimeControl a match cannot keep ("40/7200:3600") is no error in
      * the file: the match then keeps o's time control. */
     tag = dm_pdn_game_tag(pg, "TimeControl");
     dm_time_control tc;
-    dm_error ignored;
-    if (tag && dm_time_control_parse(tag, &tc, &ignored) == 0)
+    if (tag && time_control_read(tag, &tc))
         mo.time = tc;
     static const char *const names[2] = {"White", "Black"};
     for (int c = 0; c < 2; c++) {
@@ -190,10 +292,16 @@ dm_match *dm_match_read_pdn(const char *text, size_t len, const dm_match_options
             m = NULL;
             break;
         }
-        int64_t t = clock_of(pg.moves[i].comment);
-        if (t >= 0 && m->timed) {
-            left[mover] = t;
-            m->clock_after[dm_game_ply(m->game)] = t;
+        if (m->timed) {
+            int64_t before = left[mover];
+            left[mover] = -1;
+            clock_read(pg.moves[i].comment, mover, left);
+            if (left[mover] >= 0)
+                m->clock_after[dm_game_ply(m->game)] = left[mover];
+            else {
+                left[mover] = before;
+                m->clock_after[dm_game_ply(m->game)] = -1; /* not the replay's own time */
+            }
         }
     }
     if (m) {

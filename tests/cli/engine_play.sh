@@ -48,20 +48,23 @@ grep -q "^Game over: Draw (draw agreed), 1-1$" "$tmp/out" || fail "draw accepted
 
 # 6. A timed game against the computer, saved: the time control, both
 #    players and each move's clock are in the file; loaded in a new session
-#    it goes on from there with the clocks the file gives; undo against the
-#    computer takes back its reply too.
+#    (with the clocks in the file changed) it goes on from there with the
+#    clocks the file gives; undo against the computer takes back its reply
+#    too.
 printf '32-28\nsave %s/timed.pdn\nquit\n' "$tmp" >"$tmp/in"
 run play --plain --time 5+3 --seed 2 --level 1
 [ "$rc" -eq 0 ] || fail "timed save: exit status $rc"
-grep -q '^\[TimeControl "5+3"\]$' "$tmp/timed.pdn" || fail "timed save: no TimeControl tag"
+grep -q '^\[TimeControl "300+3"\]$' "$tmp/timed.pdn" || fail "timed save: no TimeControl tag"
 grep -q '^\[Black "computer (level 1)"\]$' "$tmp/timed.pdn" || fail "timed save: no Black tag"
-grep -q '^1\. 32-28 {\[%clock 0:05:0[23]\.[0-9]\]} 1\.\.\. [0-9-]* {\[%clock 0:05:0[12]\.[0-9]\]} \*$' \
+grep -q '^1\. 32-28 {\[%clock 0:05:0[0-3]\.[0-9]\]} 1\.\.\. [0-9-]* {\[%clock 0:05:0[0-3]\.[0-9]\]} \*$' \
     "$tmp/timed.pdn" || fail "timed save: the moves lack their clocks: $(tail -1 "$tmp/timed.pdn")"
-printf 'load %s/timed.pdn\nundo\nquit\n' "$tmp" >"$tmp/in"
+sed 's/^\(1\. 32-28 {\[%clock \)[^]]*/\10:04:10.5/; s/\(1\.\.\. [0-9-]* {\[%clock \)[^]]*/\10:03:20.0/' \
+    "$tmp/timed.pdn" >"$tmp/changed.pdn"
+printf 'load %s/changed.pdn\nundo\nquit\n' "$tmp" >"$tmp/in"
 run play --plain --seed 2 --level 1
-grep -q "^Loaded $tmp/timed.pdn: International draughts, 2 moves.$" "$tmp/out" ||
+grep -q "^Loaded $tmp/changed.pdn: International draughts, 2 moves.$" "$tmp/out" ||
     fail "timed load: $(grep Loaded "$tmp/out")"
-grep -q "^White to move (White 5:0[23], Black 5:0[12])$" "$tmp/out" ||
+grep -q "^White to move (White 4:10, Black 3:20)$" "$tmp/out" ||
     fail "timed load: the clocks are not the file's: $(grep 'to move' "$tmp/out" | tail -2)"
 grep -q "^Took back 2 moves.$" "$tmp/out" || fail "timed load: undo: $(tail -2 "$tmp/out")"
 rm -f "$tmp/in"

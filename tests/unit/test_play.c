@@ -100,6 +100,25 @@ static void test_moves_and_errors(void **state)
     m = dm_match_new(&o, &err);
     assert_non_null(m);
     assert_string_equal(dm_match_seat(m, DM_BLACK)->name, "computer (level 3)");
+    /* A move struct that is not legal here: the start's first move, played
+     * from the wrong side's turn and then twice. */
+    dm_move first = dm_match_legal(m)->moves[0];
+    refused(dm_match_play(m, DM_WHITE, &first, &err), &err, "it is not White's turn");
+    assert_int_equal(dm_match_play(m, DM_BLACK, &first, &err), 0);
+    dm_match_free(m);
+    o.seat[DM_WHITE].kind = DM_SEAT_REMOTE;
+    o.seat[DM_BLACK].kind = DM_SEAT_PERSON;
+    m = dm_match_new(&o, &err);
+    assert_non_null(m);
+    assert_string_equal(dm_match_seat(m, DM_WHITE)->name, "remote");
+    play_ok(m, DM_BLACK, "11-15");
+    refused(dm_match_play(m, DM_WHITE, &first, &err), &err, "that move is not legal");
+    /* A remote seat answers for itself: the computer's answer leaves it. */
+    assert_int_equal(dm_match_offer_draw(m, DM_BLACK, &err), 0);
+    assert_int_equal(dm_match_computer_answer(m, &err), 0);
+    assert_int_equal(dm_match_draw_offer(m), DM_BLACK);
+    o.seat[DM_WHITE].kind = (enum dm_seat_kind)7;
+    refused(dm_match_new(&o, &err) ? 0 : -1, &err, "White's seat: unknown kind 7");
     dm_match_free(m);
 }
 
@@ -338,21 +357,43 @@ static void test_computer(void **state)
 {
     (void)state;
     enum { PLIES = 12 };
-    dm_move a[PLIES], b[PLIES], c[PLIES];
-    /* Level 1 chooses at random: the same seed plays the same game, the
-     * two matches played in turn as on a server's workers. */
-    dm_match *m1 = computer_match("english", 1, 42), *m2 = computer_match("english", 1, 42);
+    dm_move a[PLIES], b[PLIES], c[PLIES], d[PLIES];
+    /* Level 1 chooses at random: the same seed plays the same game. */
+    dm_match *solo = computer_match("english", 1, 42);
+    int na = computer_game(solo, PLIES, a);
+    dm_match_free(solo);
+    solo = computer_match("english", 1, 42);
+    assert_int_equal(computer_game(solo, PLIES, b), na);
+    assert_true(na > 4);
+    for (int i = 0; i < na; i++)
+        assert_true(dm_move_same(&a[i], &b[i]));
+    dm_match_free(solo);
+    /* Another seed changes its choices somewhere in the game. */
+    solo = computer_match("english", 1, 43);
+    int nc = computer_game(solo, PLIES, c);
+    dm_match_free(solo);
+    bool differ = nc != na;
+    for (int i = 0; i < nc && i < na && !differ; i++)
+        differ = !dm_move_same(&a[i], &c[i]);
+    assert_true(differ);
+
+    /* Two matches searched in turn, as on a server's workers, share
+     * nothing: each plays its solo game, and the second goes on after the
+     * first (and its engines) is freed. */
+    dm_match *m1 = computer_match("english", 1, 42), *m2 = computer_match("english", 1, 43);
     int n1 = 0, n2 = 0;
-    for (int i = 0; i < PLIES / 2; i++) {
-        n1 += computer_game(m1, 2, a + n1);
-        n2 += computer_game(m2, 2, b + n2);
+    for (int i = 0; i < PLIES / 4; i++) {
+        n1 += computer_game(m1, 2, b + n1);
+        n2 += computer_game(m2, 2, d + n2);
     }
-    assert_int_equal(n1, n2);
-    assert_true(n1 > 4);
+    dm_match_free(m1);
+    n2 += computer_game(m2, PLIES - n2, d + n2);
+    dm_match_free(m2);
+    assert_int_equal(n2, nc);
     for (int i = 0; i < n1; i++)
         assert_true(dm_move_same(&a[i], &b[i]));
-    dm_match_free(m1);
-    dm_match_free(m2);
+    for (int i = 0; i < n2; i++)
+        assert_true(dm_move_same(&c[i], &d[i]));
 
     /* A snapshot searched with an engine passed in gives the seat's move. */
     dm_match *m = computer_match("english", 2, 9), *twin = computer_match("english", 2, 9);
@@ -369,14 +410,6 @@ static void test_computer(void **state)
     assert_true(dm_move_same(&mine, &theirs));
     dm_engine_free(e);
     dm_match_free(twin);
-    /* A seed of its own changes level 1's choices somewhere in a game. */
-    dm_match *other = computer_match("english", 1, 43);
-    int n3 = computer_game(other, PLIES, c);
-    bool differ = n3 != n1;
-    for (int i = 0; i < n3 && i < n1 && !differ; i++)
-        differ = !dm_move_same(&a[i], &c[i]);
-    assert_true(differ);
-    dm_match_free(other);
 
     refused(dm_match_snapshot(m, 9, &s, &err), &err, "level 9");
     /* A person's seat is not the computer's; a hint still is. */
@@ -479,7 +512,7 @@ static void test_pdn_round_trip(void **state)
         "[Black \"Bob\"]",
         "[Result \"1-0\"]",
         "[Rules \"official\"]",
-        "[TimeControl \"5+3\"]",
+        "[TimeControl \"300+3\"]",
         "[Termination \"resignation\"]",
         "1. c3-d4 {[%clock 0:05:01.5]}",
         "f6-g5 {[%clock 0:05:00.0]}",
@@ -567,6 +600,57 @@ static void test_pdn_in(void **state)
     assert_string_equal(dm_match_reason(m), "White lost on time");
     assert_int_equal(dm_match_time_left(m, DM_WHITE), 0);
     assert_int_equal(dm_match_time_left(m, DM_BLACK), 50000);
+    dm_match_free(m);
+
+    /* lidraughts' form: TimeControl in seconds, both clocks after a move. */
+    pdn = "[TimeControl \"300+3\"]\n[Result \"*\"]\n\n"
+          "1. 32-28 {[%clock w0:05:00 B0:05:00]} 17-22 {[%clock w0:05:00 B0:04:58]} *\n";
+    m = dm_match_read_pdn(pdn, strlen(pdn), &o, &err);
+    if (!m)
+        fail_msg("%s", err.msg);
+    assert_int_equal(dm_match_time_control(m)->kind, DM_CLOCK_FISCHER);
+    assert_int_equal(dm_match_time_control(m)->base_ms, 300000);
+    assert_int_equal(dm_match_time_control(m)->increment_ms, 3000);
+    assert_int_equal(dm_match_clock_after(m, 2), 298000);
+    assert_int_equal(dm_match_time_left(m, DM_BLACK), 298000);
+    char *text = dm_match_write_pdn(m, &err);
+    assert_non_null(text);
+    assert_non_null(strstr(text, "[TimeControl \"300+3\"]"));
+    assert_non_null(strstr(text, "1. 32-28 {[%clock 0:05:00.0]} 1... 17-22 {[%clock 0:04:58.0]} *"));
+    free(text);
+    dm_match_free(m);
+
+    /* The other time controls, written and read back; what a match cannot
+     * keep (several periods, an hourglass) leaves o's. */
+    static const struct {
+        const char *ours, *pgn;
+    } forms[] = {{"5", "300"},
+                 {"90/40", "40/5400"},
+                 {"90/40+30", "40/5400+30"},
+                 {"10/move", "10/move"},
+                 {"0.5+1.5", "30+1.5"}};
+    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+        dm_match_options t = o;
+        assert_int_equal(dm_time_control_parse(forms[i].ours, &t.time, &err), 0);
+        dm_match *timed = dm_match_new(&t, &err);
+        char *written = dm_match_write_pdn(timed, &err);
+        char want[64];
+        snprintf(want, sizeof want, "[TimeControl \"%s\"]", forms[i].pgn);
+        if (!strstr(written, want))
+            fail_msg("%s: no %s in\n%s", forms[i].ours, want, written);
+        dm_match *back = dm_match_read_pdn(written, strlen(written), &o, &err);
+        assert_non_null(back);
+        char again[64];
+        dm_time_control_format(dm_match_time_control(back), again, sizeof again);
+        assert_string_equal(again, forms[i].ours);
+        free(written);
+        dm_match_free(back);
+        dm_match_free(timed);
+    }
+    pdn = "[TimeControl \"40/7200:3600\"]\n\n1. 32-28 *\n";
+    m = dm_match_read_pdn(pdn, strlen(pdn), &o, &err);
+    assert_non_null(m);
+    assert_false(dm_match_timed(m));
     dm_match_free(m);
 
     /* Bad input: an illegal move names it; no game at all. */

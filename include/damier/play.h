@@ -187,9 +187,10 @@ typedef struct dm_snapshot {
     uint64_t seq;           /* dm_match_seq when taken                        */
 } dm_snapshot;
 
-/* Takes the snapshot for a search at level for the side to move (the
- * match's generator gives its seed and advances).  Returns 0, or -1 with
- * err filled (out of memory, a bad level, the match over). */
+/* Takes the snapshot for a search at level for the side to move (at the
+ * levels that choose at random, the match's generator gives its seed and
+ * advances).  Returns 0, or -1 with err filled (out of memory, a bad
+ * level, the match over). */
 int dm_match_snapshot(dm_match *m, int level, dm_snapshot *s, dm_error *err);
 void dm_snapshot_free(dm_snapshot *s);
 
@@ -221,9 +222,9 @@ int dm_match_hint(dm_match *m, dm_move *mv, dm_error *err);
  * the PDN writer, Rules when official, TimeControl when timed in PGN's
  * form, in seconds ("300+3", "40/5400", "300"; "10/move" for a time per
  * move), Termination ("normal" for an end by the rules, "resignation",
- * "agreement", "time forfeit", "unterminated" while on), and after each
- * move of a timed match the mover's time left as a {[%clock H:MM:SS.t]}
- * comment.
+ * "agreement", "time forfeit", "unterminated" while on; none for a result
+ * kept as a file gave it), and after each move of a timed match the
+ * mover's time left as a {[%clock H:MM:SS.t]} comment.
  */
 char *dm_match_write_pdn(const dm_match *m, dm_error *err);
 

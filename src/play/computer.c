@@ -93,7 +93,9 @@ int dm_match_snapshot(dm_match *m, int level, dm_snapshot *s, dm_error *err)
     s->variant = dm_game_variant(m->game);
     s->ply = ply;
     s->level = level;
-    s->seed = next_random(&m->rng);
+    /* Only the levels that choose at random use up a seed, so that a hint
+     * or a draw judgement leaves a seeded game as it would have gone. */
+    s->seed = levels[level].margin ? next_random(&m->rng) : 0;
     s->clock = m->clock;
     if (!m->timed || level == DM_LEVEL_HINT)
         s->clock.tc.kind = DM_CLOCK_NONE;

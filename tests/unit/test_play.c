@@ -395,6 +395,20 @@ static void test_computer(void **state)
     for (int i = 0; i < n2; i++)
         assert_true(dm_move_same(&c[i], &d[i]));
 
+    /* Hints use up no seed: with a hint before each of the first moves the
+     * seeded game is the same. */
+    dm_match *hinted = computer_match("english", 1, 42);
+    dm_error e0;
+    for (int i = 0; i < na; i++) {
+        dm_move hint, mv;
+        if (i < 6)
+            assert_int_equal(dm_match_hint(hinted, &hint, &e0), 0);
+        assert_int_equal(dm_match_computer_move(hinted, &mv, &e0), 0);
+        assert_true(dm_move_same(&mv, &a[i]));
+        assert_int_equal(dm_match_play(hinted, dm_match_turn(hinted), &mv, &e0), 0);
+    }
+    dm_match_free(hinted);
+
     /* A snapshot searched with an engine passed in gives the seat's move. */
     dm_match *m = computer_match("english", 2, 9), *twin = computer_match("english", 2, 9);
     dm_snapshot s;
@@ -616,7 +630,8 @@ static void test_pdn_in(void **state)
     char *text = dm_match_write_pdn(m, &err);
     assert_non_null(text);
     assert_non_null(strstr(text, "[TimeControl \"300+3\"]"));
-    assert_non_null(strstr(text, "1. 32-28 {[%clock 0:05:00.0]} 1... 17-22 {[%clock 0:04:58.0]} *"));
+    assert_non_null(
+        strstr(text, "1. 32-28 {[%clock 0:05:00.0]} 1... 17-22 {[%clock 0:04:58.0]} *"));
     free(text);
     dm_match_free(m);
 

@@ -460,6 +460,11 @@ int dm_match_answer_takeback(dm_match *m, enum dm_color seat, bool accept, dm_er
         snprintf(err->msg, sizeof err->msg, "no such seat: %d (0 White, 1 Black)", (int)seat);
         return -1;
     }
+    dm_match_tick(m);
+    if (dm_game_end(m->game) == DM_END_TIME) {
+        snprintf(err->msg, sizeof err->msg, "the game was lost on time: no takeback");
+        return -1;
+    }
     if (m->request != (int)(seat ^ 1)) {
         snprintf(err->msg, sizeof err->msg, "%s has asked for no takeback to %s",
                  color_name[seat ^ 1], accept ? "accept" : "decline");

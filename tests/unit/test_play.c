@@ -278,14 +278,30 @@ static void test_clock_and_time_forfeit(void **state)
     play_ok(m, DM_BLACK, "19-23");
     assert_int_equal(dm_match_clock_after(m, 2), 57000);
 
-    /* White thinks past its time: the tick ends the game. */
+    /* White thinks past its time while a takeback request stands: the
+     * game ends on time, and the request with it. */
+    assert_int_equal(dm_match_request_takeback(m, DM_WHITE, &err), 0);
     now += 52000;
-    assert_true(dm_match_tick(m));
+    refused(dm_match_answer_takeback(m, DM_BLACK, true, &err), &err,
+            "the game was lost on time: no takeback");
+    assert_int_equal(dm_match_takeback_request(m), -1);
+    assert_int_equal(dm_match_ply(m), 2);
+    assert_false(dm_match_tick(m)); /* already over */
     assert_int_equal(dm_match_result(m), DM_RESULT_BLACK_WINS);
     assert_string_equal(dm_match_reason(m), "White lost on time");
     assert_int_equal(dm_match_time_left(m, DM_WHITE), 0);
-    assert_false(dm_match_tick(m));
     refused(dm_match_request_takeback(m, DM_BLACK, &err), &err, "lost on time");
+    dm_match_free(m);
+
+    /* The tick alone ends it too. */
+    now = 0;
+    m = new_match("international", NULL, "0.5", &now);
+    now = 29999;
+    assert_false(dm_match_tick(m));
+    now = 30000;
+    assert_true(dm_match_tick(m));
+    assert_string_equal(dm_match_reason(m), "White lost on time");
+    assert_false(dm_match_tick(m));
     dm_match_free(m);
 
     /* A move made after the flag fell is refused, the game lost on time. */

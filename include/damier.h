@@ -11,5 +11,6 @@
 #include "damier/notation.h"
 #include "damier/game.h"
 #include "damier/engine.h"
+#include "damier/play.h"
 
 #endif /* DAMIER_H */

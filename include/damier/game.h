@@ -70,7 +70,7 @@ int dm_game_play_text(dm_game *g, const char *text, dm_error *err);
  * forfeit or draw offer goes with them.  Returns the plies taken back. */
 int dm_game_undo(dm_game *g, int plies);
 
-/* The players' acts (RULES.md 0.5).  Each does nothing once the game is
+/* The players' acts (resignation, agreement, time).  Each does nothing once the game is
  * over.  A draw offer stands until the opponent accepts (dm_game_offer_draw
  * by the other side, or dm_game_accept_draw) or moves. */
 void dm_game_resign(dm_game *g, enum dm_color loser);

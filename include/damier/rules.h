@@ -130,6 +130,76 @@ enum dm_rules { DM_RULES_DEFAULT = 0, DM_RULES_OFFICIAL = 1 };
 const char *dm_rules_name(enum dm_rules rules);              /* "default", "official" */
 int dm_rules_parse(const char *text, enum dm_rules *rules);  /* 0, or -1 if unknown */
 
+/* ---- board geometry ---------------------------------------------------- */
+
+/*
+ * What a front end needs to draw the board of any variant, from the six
+ * boards Damier has: the dark squares of 8x8, of the mirrored 8x8 (Italian,
+ * Spanish, Portuguese), of 10x10 and 12x12; every square of the full 8x8
+ * board (the orthogonal games); the points of the 5x5 alquerque grid.
+ *
+ * Coordinates.  The board has dm_variant_board_files() files and
+ * dm_variant_board_ranks() ranks.  File 0 is file a and rank 0 is rank 1,
+ * White's bottom left as White sees the board.  The drawing is a grid of
+ * files x ranks units, column 0 at the left, row 0 at the top, White at the
+ * bottom: a square fills unit (column, row), a point sits at that unit's
+ * centre, and the lines of a grid join those centres.  A view from Black's
+ * side is the caller's 180-degree turn: column' = files - 1 - column,
+ * row' = ranks - 1 - row.
+ *
+ * Names.  A cell's name in the variant's notation ("32", "c3") belongs to
+ * the notation layer: call dm_cell_name() (damier/notation.h) with the
+ * cell.  The rules layer gives only files and ranks; the board's edge labels
+ * are 'a' + file and rank + 1.
+ *
+ * Every function here takes a variant from dm_variant_by_id() or
+ * dm_variant_at(), reads tables built once, and allocates nothing.
+ */
+
+enum dm_board_kind {
+    DM_BOARD_DARK_SQUARES, /* cells are the dark squares of a checkered board */
+    DM_BOARD_ALL_SQUARES,  /* every square is a cell                          */
+    DM_BOARD_POINTS,       /* cells are the points where the grid's lines meet */
+};
+
+enum dm_board_kind dm_board_kind(const dm_variant *v);
+
+/* The file and rank of a cell (0-based, from White's side), and its column
+ * and row in the drawing (White at the bottom); -1 if cell is not one of
+ * the variant's cells (0..dm_variant_cells() - 1). */
+int dm_cell_file(const dm_variant *v, int cell);
+int dm_cell_rank(const dm_variant *v, int cell);
+int dm_cell_column(const dm_variant *v, int cell);
+int dm_cell_row(const dm_variant *v, int cell);
+
+/* The cell on square (file, rank), or -1 if that square is not a playing
+ * square (a light square of the dark-square boards) or is off the board. */
+int dm_square_cell(const dm_variant *v, int file, int rank);
+
+/* Whether the square (file, rank) is shaded dark in the usual picture of
+ * the board: on the dark-square boards exactly the playing squares; on the
+ * full board and the point grid the squares or points whose file + rank is
+ * even (a1 dark, as on a chessboard; on the grid these are the points the
+ * diagonals pass through).  False off the board. */
+bool dm_square_dark(const dm_variant *v, int file, int rank);
+
+/* A segment of a grid's lines, between two neighbouring points (cells). */
+typedef struct dm_board_line {
+    uint8_t from, to; /* cells, from < to */
+} dm_board_line;
+
+#define DM_MAX_BOARD_LINES 56 /* the alquerque grid's */
+
+/*
+ * The lines a drawer draws between the points of a DM_BOARD_POINTS board:
+ * each segment between neighbouring points once, orthogonal ones between
+ * every two neighbours, diagonal ones only from the points where file +
+ * rank is even (the alquerque pattern), ordered by from and then to.
+ * The square boards have none (0).  Writes the first max of them (none if
+ * max <= 0; lines may then be NULL) and returns how many the board has.
+ */
+int dm_board_lines(const dm_variant *v, dm_board_line *lines, int max);
+
 #ifdef __cplusplus
 }
 #endif

@@ -14,7 +14,7 @@
  * counter).  The draw counters themselves are left out: they grow with every
  * ply, so a position compared with them could never occur twice.
  *
- * The result is judged after every change, in the order of RULES.md 0.5: the
+ * The result is judged after every change, in the order of docs/variants.md: the
  * rules of the position (no move, first king) before the draw rules, and the
  * draw rules in their table order; the players' acts only while the game is
  * on.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fen.c - positions in and out as PDN FEN (RULES.md 0.4).
+ * fen.c - positions in and out as PDN 3.0 FEN.
  *
  *   <side>:W<list>:B<list>[:H<halfmoves>:F<fullmove>][:+<black>+<white>]
  *
@@ -9,7 +9,8 @@
  * allow ranges (31-50).  The reader is lenient about case, blanks and a final
  * full stop; it rejects anything it cannot place, naming the token and why.
  *
- * The last field is lidraughts' Frisian king-move counter (RULES.md 3.5):
+ * The last field is lidraughts' Frisian king-move counter (the Frisian
+ * same-king limit, lidraughts' Frisian rules):
  * for Black then White, '+', the number of quiet moves in a row (0-3) of one
  * king and, when not 0, that king's square as two digits ("+0+207": White's
  * king on 7 has made two).  It is written only when a counter is not 0.
@@ -213,10 +214,7 @@ static int parse_unchecked(const dm_variant *v, const char *fen, dm_position *po
 
 int notation_men_per_side(const dm_variant *v)
 {
-    dm_position start;
-    if (parse_unchecked(v, v->start_fen, &start, NULL))
-        return 0;
-    int w = popcount128(start.white), b = popcount128(start.black);
+    int w = popcount128(v->start.white), b = popcount128(v->start.black);
     return w > b ? w : b;
 }
 
@@ -238,9 +236,7 @@ int notation_check_position(const dm_variant *v, const dm_position *pos, const c
                         color ? "Black" : "White", popcount128(own), v->id, most);
         /* A man on its promotion squares cannot be; the start position of a
          * variant decides what can (One Way's men start on rank 8). */
-        dm_position start;
-        parse_unchecked(v, v->start_fen, &start, NULL);
-        dm_bits start_own = color ? start.black : start.white;
+        dm_bits start_own = color ? v->start.black : v->start.white;
         dm_bits men = own & ~pos->kings & ~pos->paras & v->promo_bb[color] & ~start_own;
         if (men) {
             char name[8];
@@ -250,11 +246,6 @@ int notation_check_position(const dm_variant *v, const dm_position *pos, const c
         }
     }
     return 0;
-}
-
-void dm_position_start(const dm_variant *v, dm_position *pos)
-{
-    parse_unchecked(v, v->start_fen, pos, NULL);
 }
 
 /* Appends the pieces of one colour, in listing order, with ranges for runs

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * movetext.c - moves as players write them (RULES.md 0.4).
+ * movetext.c - moves as players write them (PDN 3.0; FMJD rules 8.2).
  *
  * Out: from-to for a quiet move, from x to for a capture (the variant's
  * separators), and the whole route of landing squares when another legal

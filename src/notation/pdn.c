@@ -28,6 +28,7 @@
 #include <strings.h>
 
 #include "notation/pdn.h"
+#include "rules/variant.h"
 
 /* ---- growing text ----------------------------------------------------- */
 
@@ -109,36 +110,26 @@ void pdn_buf_fold(struct pdn_buf *b, const char *s, size_t n)
 /* ---- GameType --------------------------------------------------------- */
 
 /*
- * The PDN 3.0 GameType numbers (wiegerw/pdn, "GameType tag") and
- * lidraughts' private ones.  own: the number is the variant's; otherwise it
- * is the nearest relative's, written with a Variant tag beside it so that a
- * reader that knows only numbers still gets the board and the notation.
+ * The GameType of each variant is in its record (struct gametype,
+ * rules/variant.h): the PDN 3.0 number (wiegerw/pdn, "GameType tag") or
+ * lidraughts' private one, or the nearest relative's, written with a
+ * Variant tag beside it so that a reader that knows only numbers still gets
+ * the board and the notation.
  */
-static const struct gametype {
-    const char *id;
-    int number;
-    bool own;
-} gametypes[] = {
-    {"international", 20, true}, {"english", 21, true},      {"italian", 22, true},
-    {"pool", 23, true},          {"spanish", 24, true},      {"russian", 25, true},
-    {"brazilian", 26, true},     {"canadian", 27, true},     {"portuguese", 28, true},
-    {"czech", 29, true},         {"turkish", 30, true},      {"thai", 31, true},
-    {"frisian", 40, true},       {"breakthrough", 96, true}, {"frysk", 97, true},
-    {"antidraughts", 98, true},  {"killer", 20, false},      {"anti-checkers", 21, false},
-    {"poddavki", 25, false},     {"corner", 29, false},      {"one-way", 29, false},
-    {"parachute", 29, false},
-};
 
-enum { NGAMETYPES = sizeof gametypes / sizeof gametypes[0] };
-
+/* The variant whose own number this is, or NULL. */
 const dm_variant *pdn_variant_of_gametype(int number)
 {
-    for (int i = 0; i < NGAMETYPES; i++)
-        if (gametypes[i].own && gametypes[i].number == number)
-            return dm_variant_by_id(gametypes[i].id);
+    for (int i = 0; i < dm_variant_count(); i++) {
+        const dm_variant *v = dm_variant_at(i);
+        bool own = v->gametype.from == GAMETYPE_PDN3 || v->gametype.from == GAMETYPE_LIDRAUGHTS;
+        if (own && v->gametype.number == number)
+            return v;
+    }
     return NULL;
 }
 
+/* Numbers of games Damier does not play stay here: no record has them. */
 const char *pdn_gametype_unplayed(int number)
 {
     static const struct {
@@ -199,14 +190,6 @@ const dm_variant *pdn_variant_named(const char *name, bool *deferred)
     return NULL;
 }
 
-static const struct gametype *gametype_of(const dm_variant *v)
-{
-    for (int i = 0; i < NGAMETYPES; i++)
-        if (strcmp(gametypes[i].id, dm_variant_id(v)) == 0)
-            return &gametypes[i];
-    return NULL;
-}
-
 /*
  * The full GameType of v, derived from its record: number, the colour that
  * starts, board width and height, notation (A0 for algebraic; N and the
@@ -218,8 +201,8 @@ static const struct gametype *gametype_of(const dm_variant *v)
  */
 static bool gametype_text(const dm_variant *v, char *buf, size_t size)
 {
-    const struct gametype *t = gametype_of(v);
-    if (!t)
+    const struct gametype *t = &v->gametype;
+    if (t->from == GAMETYPE_NONE)
         return false;
     dm_position start;
     dm_position_start(v, &start);
@@ -246,17 +229,13 @@ static bool gametype_text(const dm_variant *v, char *buf, size_t size)
     return true;
 }
 
-/* The capture separator of the variant's GameType in the PDN 3.0 table:
- * ':' for Russian, 'x' for the others (Brazilian and Czech included, which
- * Damier's own notation writes with ':'); 0 for a variant without one.
- * The table gives Thai '-', which would make a capture read as a quiet
- * move; Thai keeps 'x'. */
+/* The capture separator of the variant's GameType in the PDN 3.0 table
+ * (the record's: ':' for Russian, 'x' for the others, Brazilian and Czech
+ * included, which Damier's own notation writes with ':'); 0 for a variant
+ * without one. */
 static char capture_sep(const dm_variant *v)
 {
-    const struct gametype *t = gametype_of(v);
-    if (!t)
-        return 0;
-    return t->number == 25 ? ':' : 'x';
+    return v->gametype.capture_sep;
 }
 
 /* ---- results ---------------------------------------------------------- */
@@ -594,8 +573,7 @@ static void write_tags(struct pdn_buf *b, const dm_pdn_game *g)
     char text[64];
     if (gametype_text(v, text, sizeof text))
         put_tag(b, "GameType", text);
-    const struct gametype *t = gametype_of(v);
-    if (!t || !t->own || t->number >= 96)
+    if (v->gametype.from != GAMETYPE_PDN3)
         put_tag(b, "Variant", dm_variant_id(v));
     dm_position start;
     dm_position_start(v, &start);

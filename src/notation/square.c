@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * square.c - the names of cells: square numbers (N-top, Iberian) or
- * algebraic names, as RULES.md 0.1 lays them out.
+ * algebraic names: FMJD and WCDF numbers from the top left (FMJD rules 8.1),
+ * the Iberian ones of the FPD rules, a1-h8 as the Russian and Czech rules
+ * write them (docs/variants.md).
  */
 #include <ctype.h>
 #include <stdio.h>

@@ -68,7 +68,7 @@ static const char *precedence_text(unsigned p)
     return "as its record says";
 }
 
-/* The special rules of RULES.md section 4, one "special:" line each;
+/* The special rules of the orthogonal games, one "special:" line each;
  * returns the length they need, as snprintf. */
 static int describe_section4(const dm_variant *v, char *buf, size_t size)
 {

@@ -4,7 +4,7 @@
  *
  * Each geometry is derived from a predicate "is (file, rank) a cell" and the
  * step vector of each direction; the tables are filled on first use and never
- * change afterwards.
+ * change afterwards.  The point grid also gets its lines, for drawers.
  */
 #include "rules/geometry.h"
 
@@ -34,18 +34,18 @@ uint8_t dirs_flip_vertical(uint8_t dirs)
 struct shape {
     const char *name;
     int size;
-    int parity;    /* cells where (file + rank) % 2 == parity; -1: every square */
-    int orth_step; /* board squares per orthogonal step                         */
-    bool q5;       /* alquerque: diagonal links only through even points        */
+    int parity;              /* cells where (file + rank) % 2 == parity; -1: all */
+    int orth_step;           /* board squares per orthogonal step               */
+    enum dm_board_kind kind; /* points: diagonals only through even points      */
 };
 
 static const struct shape shapes[GEOM_COUNT] = {
-    [GEOM_D8] = {"8x8", 8, 0, 2, false},
-    [GEOM_M8] = {"8x8 mirrored", 8, 1, 2, false},
-    [GEOM_D10] = {"10x10", 10, 0, 2, false},
-    [GEOM_D12] = {"12x12", 12, 0, 2, false},
-    [GEOM_F8] = {"8x8 full", 8, -1, 1, false},
-    [GEOM_Q5] = {"5x5 points", 5, -1, 1, true},
+    [GEOM_D8] = {"8x8", 8, 0, 2, DM_BOARD_DARK_SQUARES},
+    [GEOM_M8] = {"8x8 mirrored", 8, 1, 2, DM_BOARD_DARK_SQUARES},
+    [GEOM_D10] = {"10x10", 10, 0, 2, DM_BOARD_DARK_SQUARES},
+    [GEOM_D12] = {"12x12", 12, 0, 2, DM_BOARD_DARK_SQUARES},
+    [GEOM_F8] = {"8x8 full", 8, -1, 1, DM_BOARD_ALL_SQUARES},
+    [GEOM_Q5] = {"5x5 points", 5, -1, 1, DM_BOARD_POINTS},
 };
 
 static struct geometry geometries[GEOM_COUNT];
@@ -56,6 +56,20 @@ static bool is_cell(const struct shape *s, int file, int rank)
     if (file < 0 || rank < 0 || file >= s->size || rank >= s->size)
         return false;
     return s->parity < 0 || (file + rank) % 2 == s->parity;
+}
+
+/* The grid's lines are its links: from each point, the ones to higher
+ * numbered points (east, then south-west, south, south-east: increasing
+ * numbers on a grid numbered row by row downwards), so each once. */
+static void build_lines(struct geometry *g)
+{
+    static const uint8_t later[] = {DIR_E, DIR_SW, DIR_S, DIR_SE};
+    for (int c = 0; c < g->ncells; c++)
+        for (size_t i = 0; i < sizeof later; i++) {
+            int to = g->next[c][later[i]];
+            if (to >= 0 && g->nlines < DM_MAX_BOARD_LINES)
+                g->lines[g->nlines++] = (dm_board_line){(uint8_t)c, (uint8_t)to};
+        }
 }
 
 static void build(enum geometry_id id)
@@ -85,10 +99,13 @@ static void build(enum geometry_id id)
             int step = d >= DIR_N ? s->orth_step : 1;
             int f = g->file_of[c] + df[d] * step, r = g->rank_of[c] + dr[d] * step;
             bool linked = is_cell(s, f, r);
-            if (s->q5 && d < DIR_N && (g->file_of[c] + g->rank_of[c]) % 2 != 0)
+            if (s->kind == DM_BOARD_POINTS && d < DIR_N && (g->file_of[c] + g->rank_of[c]) % 2 != 0)
                 linked = false; /* alquerque diagonals pass only through even points */
             g->next[c][d] = linked ? g->cell_at[r][f] : -1;
         }
+    g->kind = s->kind;
+    if (g->kind == DM_BOARD_POINTS)
+        build_lines(g);
 }
 
 static void build_all(void)

@@ -7,7 +7,9 @@
  * next cell in that direction.  On the dark-square boards an orthogonal step
  * skips the light square between (Frisian: e5 -> e7); on the full board it is
  * one square.  Cells are numbered from the top-left cell, left to right, row
- * by row downwards, so cell + 1 is the N-top square number (RULES.md 0.1).
+ * by row downwards, so cell + 1 is the FMJD square number (FMJD rules 8.1;
+ * WCDF numbers 8x8 the same way).  The public face of these tables, for
+ * drawers, is the "board geometry" section of damier/rules.h (board.c).
  */
 #ifndef DM_RULES_GEOMETRY_H
 #define DM_RULES_GEOMETRY_H
@@ -53,6 +55,9 @@ struct geometry {
     int8_t next[DM_MAX_CELLS][DIR_COUNT];  /* neighbour cell, or -1           */
     dm_bits all;                           /* every cell                      */
     dm_bits rank_bb[12];                   /* the cells of each rank          */
+    enum dm_board_kind kind;               /* squares or points, for drawers  */
+    int nlines;                            /* the grid's lines (points only)  */
+    dm_board_line lines[DM_MAX_BOARD_LINES];
 };
 
 const struct geometry *geometry_get(enum geometry_id id);

@@ -2,7 +2,8 @@
 /*
  * k_d8_fly_adjacent.c - the kernel of the 8x8 board whose flying kings land
  * right behind the piece they take, each piece leaving at once, and whose
- * men take forwards (Thai, RULES.md 2.11).
+ * men take forwards (Thai checkers as mindsports and checkerschest
+ * give them).
  */
 #define K_NAME(x)       k_d8_fly_adjacent_##x
 #define K_BB            uint64_t

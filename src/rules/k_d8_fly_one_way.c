@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * k_d8_fly_one_way.c - the kernel of the 8x8 board, flying kings, where the
- * men of both colours move and take towards rank 8 (One Way checkers,
- * RULES.md 2.7).
+ * men of both colours move and take towards rank 8 (BrainKing's One Way
+ * checkers).
  */
 #define K_NAME(x)  k_d8_fly_one_way_##x
 #define K_BB       uint64_t

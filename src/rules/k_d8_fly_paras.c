@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * k_d8_fly_paras.c - the kernel of the 8x8 board, flying kings, men that
- * take forwards, and parachutists (Parachute checkers, RULES.md 2.8).
+ * take forwards, and parachutists (BrainKing's Parachute checkers).
  */
 #define K_NAME(x)  k_d8_fly_paras_##x
 #define K_BB       uint64_t

@@ -103,7 +103,7 @@ static bool special_rules(const struct dm_variant *v)
  * compiled for its special rule; one such rule at most.  Pieces leaving at
  * once are compiled only with kings landing right behind (the straight-on
  * routes of a king landing anywhere would need more), and a parachutist's
- * first jump only backwards for its colour (2.8). */
+ * first jump only backwards for its colour (BrainKing's Parachute rules). */
 static int d8_fly_kernel(const struct dm_variant *v)
 {
     bool adjacent = v->landing == LAND_ADJACENT, immediate = v->removal == REMOVE_IMMEDIATE;

@@ -20,12 +20,12 @@
  *
  *   K_IMMEDIATE 1: each captured piece leaves at once, so a king may run
  *              back over the square it emptied (refgen.c's REMOVE_IMMEDIATE);
- *              with flying kings, only with K_LAND_ADJACENT (Thai, 2.11)
+ *              with flying kings, only with K_LAND_ADJACENT (Thai, mindsports' rules)
  *   K_LAND_ADJACENT 1: a flying king lands only right behind the piece it
  *              takes (LAND_ADJACENT)
  *   K_ONE_WAY  1: the men of both colours step north (the record's one_way,
- *              2.7); their jumps and promotion squares are read at run time
- *   K_PARAS    1: parachutists (pos->paras, 2.8): no quiet move; a first
+ *              BrainKing's One Way rules); their jumps and promotion squares are read at run time
+ *   K_PARAS    1: parachutists (pos->paras, BrainKing's Parachute rules): no quiet move; a first
  *              jump backwards for their colour, over para_target_bb, then
  *              they go on as men
  *   K_CZECH    1: the rules of the Czech family compiled in, which kernel.c
@@ -38,9 +38,9 @@
  *              some 5% faster with them folded)
  *   K_KILLER, K_FIRST_KING, K_KING_LIMIT  1: the kernel reads at run time
  *              whether a capture ending on a king stops right behind it
- *              (Killer, 3.2), whether a king on the board ends the game
- *              (Breakthrough, 3.4), whether one king makes at most three
- *              quiet moves in a row (Frisian, 3.5); 0: the rule is off, and
+ *              (Freeling's Killer), whether a king on the board ends the game
+ *              (lidraughts' Breakthrough), whether one king makes at most three
+ *              quiet moves in a row (Frisian, lidraughts' rules); 0: the rule is off, and
  *              kernel.c serves no record that has it
  *
  * Layout: the "ghost square" board of Scan and Kingsrow.  Squares (_sq) are
@@ -85,7 +85,7 @@
  *
  * Routes past a piece taken straight on: perft counts the route once, going
  * on from the square right behind the piece taken (the published counts, and
- * RULES.md 0.4's way of writing it); kernel_generate with duplicates kept
+ * PDN 3.0's way of writing it); kernel_generate with duplicates kept
  * lists it from every landing square on the way, as refgen.c does.
  */
 /* No vectorizing: it packs the few words of a node into vector registers
@@ -558,7 +558,8 @@ static int kb_jump_dir(int at_sq, int land_sq)
 
 /* Every jump n of a man on at_sq, landing on lands_bb: the piece taken is
  * halfway, in this layout as on the board.  Each goes on from its landing
- * square if it can (RULES.md 0.3: the sequence must be completed). */
+ * square if it can (every rulebook here: a capture, once begun,
+ * must be completed). */
 static void kb_man_jumps(struct kb_search *s, int at_sq, K_BB lands_bb, K_BB captured_bb, int n)
 {
     for (; lands_bb; lands_bb &= lands_bb - 1) {
@@ -698,7 +699,8 @@ K_INLINE K_BB kb_jumpers(K_BB men_bb, K_BB targets_bb, K_BB empty_bb, const unsi
 
 /* The landing squares of the first jumps of color's parachutists on
  * paras_bb over prey_bb: only a piece on the colour's para_prey_bb, only
- * backwards for the colour (2.8: down from the enemy's first row). */
+ * backwards for the colour (BrainKing's Parachute rules: down from the
+ * enemy's first row). */
 K_INLINE K_BB kb_para_lands(const struct kb_ctx *x, K_BB paras_bb, K_BB prey_bb, K_BB empty_bb,
                             int color)
 {
@@ -763,8 +765,8 @@ static void kb_captures(struct kb_search *s, const struct kb_pos *p, int color, 
     }
 }
 
-/* The kings of color whose quiet moves the Frisian limit leaves (RULES.md
- * 3.5: while its side has men, one king makes at most 3 in a row). */
+/* The kings of color whose quiet moves the Frisian limit leaves (lidraughts'
+ * Frisian rules: while its side has men, one king makes at most 3 in a row). */
 K_INLINE K_BB kb_free_kings(const struct kb_ctx *x, const struct kb_pos *p, int color)
 {
     K_BB kings = p->side_bb[color] & p->kings_bb;
@@ -1512,7 +1514,7 @@ K_INLINE void kb_play(const struct kb_ctx *x, const struct kb_pos *p, struct kb_
     c->king_moves[0] = p->king_moves[0];
     c->king_moves[1] = p->king_moves[1];
     if (x->king_limit) {
-        /* 3.5: the quiet moves of one king in a row while its side has men;
+        /* Frisian rules: the quiet moves of one king in a row while its side has men;
          * anything else resets (dm_make_move). */
         int from_sq = K_CTZ(from);
         if ((p->kings_bb & from) && !captured_bb && (c->side_bb[color] & ~c->kings_bb)) {

@@ -29,7 +29,7 @@ struct kernel_rules {
     bool mirrored;          /* M8: cells map onto the D8 layout mirrored      */
     dm_bits promo_cells[2]; /* where each colour's men are crowned            */
     dm_bits para_cells[2];  /* where the piece a parachutist jumps over first
-                             * must stand (2.8)                               */
+                             * must stand (Parachute)                         */
 };
 
 /* One compiled kernel: the entry points of a k_*.c file. */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * kfull.h - fast bitboard generators for the full 8x8 board and the 5x5
- * alquerque grid (RULES.md section 4: Turkish, Dameo, Gothic, Alquerque,
- * Hawaiian).
+ * alquerque grid (the orthogonal games of docs/variants.md: Turkish, Dameo, Gothic,
+ * Alquerque, Hawaiian).
  *
  * One body (kfull_body.h) is compiled once per rule set; each compiled
  * kernel carries the rules record fields it was compiled for, and
@@ -40,11 +40,11 @@ struct kfull_rules {
     bool reversal_ban;          /* no 180-degree turn between two jumps    */
     enum promotion promotion;   /* none, end only, stop, continue as king  */
     unsigned precedence;        /* 0 or PREC_QUANTITY                      */
-    bool linear_moves;          /* 4.2: a man moves a line of men          */
-    enum far_row far_row;       /* 4.4: a man on its far row               */
-    bool straight_continuation; /* 4.5: later jumps keep the direction     */
-    bool optional_continuation; /* 4.5: a capture may stop after any jump  */
-    bool opening_removals;      /* 4.5: the variant has opening cells      */
+    bool linear_moves;          /* Dameo: a man moves a line of men        */
+    enum far_row far_row;       /* Alquerque: a man on its far row         */
+    bool straight_continuation; /* Hawaiian: later jumps keep direction    */
+    bool optional_continuation; /* Hawaiian: a capture may stop anywhere   */
+    bool opening_removals;      /* Hawaiian: the variant has opening cells */
 };
 
 /* A compiled kernel: its rules and its two entry points. */

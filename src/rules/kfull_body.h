@@ -3,7 +3,7 @@
  * kfull_body.h - the full-board kernel body, compiled once per rule set.
  *
  * Bitboard move generation for the 8x8 board of all 64 squares and the 5x5
- * alquerque grid (RULES.md section 4), tuned for perft and search: the
+ * alquerque grid (the orthogonal games of docs/variants.md), tuned for perft and search: the
  * position is three 64-bit words, a step in a direction is one shift and one
  * mask, quiet moves are counted by popcount at the last ply, and captures
  * are searched depth first on bitboards (the enemy pieces still to take, the
@@ -27,11 +27,11 @@
  *   KF_REVERSAL_BAN    no 180-degree turn between two jumps
  *   KF_PROMOTION       enum promotion
  *   KF_PRECEDENCE      0 or PREC_QUANTITY
- *   KF_LINEAR          Dameo's linear moves (4.2)
- *   KF_FAR_ROW         enum far_row (4.4)
- *   KF_STRAIGHT        every later jump keeps the first one's direction (4.5)
- *   KF_OPTIONAL        a capture may stop after any jump (4.5)
- *   KF_OPENING         opening removals (4.5)
+ *   KF_LINEAR          Dameo's linear moves
+ *   KF_FAR_ROW         enum far_row (Alquerque)
+ *   KF_STRAIGHT        every later jump keeps the first one's direction (Hawaiian)
+ *   KF_OPTIONAL        a capture may stop after any jump (Hawaiian)
+ *   KF_OPENING         opening removals (Hawaiian)
  *
  * Layout: bit i is cell i on both boards (F8: (7 - rank) * 8 + file; Q5:
  * (4 - rank) * 5 + file), so north is a right shift by the width.  Q5's
@@ -280,13 +280,14 @@ static bool kf_extend(struct kf_search *s, int at_sq, bool king, int lastdir, bo
 
 /* Makes jump n + 1, over `over` in direction d onto each cell of lands_bb,
  * and goes on from there; emits the sequences ending with this jump when no
- * landing lets the piece go on (continuation duty, RULES.md 0.3-4), or
+ * landing lets the piece go on (continuation duty, as lidraughts and
+ * PlayStrategy generate), or
  * always under optional continuation.  opp_bb: the enemy pieces that may
  * still be jumped; empty_bb: the cells to land on or fly across (the
  * origin among them).  Mirrors refgen.c's jump(), and its convention that
  * going on straight ahead is one route whichever cell the king touches
  * between the two pieces: it is searched from the nearest landing only
- * (the cell PDN writes, RULES.md 0.4), unless every landing is asked for.
+ * (the cell PDN 3.0 writes), unless every landing is asked for.
  * It still counts as going on for every landing, which the nearest one's
  * having gone on already says. */
 static void kf_jump(struct kf_search *s, uint64_t over_bb, int d, uint64_t lands_bb, bool king,
@@ -388,7 +389,7 @@ static inline uint64_t kf_man_jumpers(uint64_t men_bb, uint64_t opp_bb, uint64_t
     return jumpers_bb & men_bb;
 }
 
-/* The men that may start a capture (4.4: not from a far row that sticks). */
+/* The men that may start a capture (Alquerque: not from a far row that sticks). */
 static inline uint64_t kf_capturing_men(const struct kf_pos *p, const struct kf_ctx *ctx, int c)
 {
     uint64_t men_bb = p->pieces_bb[c] & ~p->kings_bb;
@@ -447,7 +448,7 @@ static void kf_captures(const struct kf_pos *p, const struct kf_ctx *ctx, struct
         int sq = ctz64(b);
         s->from_sq = sq;
         s->king_captor = ((p->kings_bb >> sq) & 1) != 0;
-        /* its start counts as empty (0.3-2) */
+        /* its start counts as empty, as every rulebook here has it */
         kf_extend(s, sq, s->king_captor, -1, false, 0, opp_bb, empty_bb | (1ull << sq));
     }
 }
@@ -483,7 +484,7 @@ static inline uint64_t kf_count_straight(const struct kf_pos *p, const struct kf
 
 /* ---- quiet moves and removals ------------------------------------------- */
 
-/* The men of colour c that may make a plain move (4.4: not from the far
+/* The men of colour c that may make a plain move (Alquerque: not from the far
  * row, unless it is free). */
 static inline uint64_t kf_stepping_men(const struct kf_pos *p, const struct kf_ctx *ctx, int c)
 {
@@ -494,7 +495,7 @@ static inline uint64_t kf_stepping_men(const struct kf_pos *p, const struct kf_c
 }
 
 /* Every quiet move of the side to move into lean, direction by direction
- * (perft does not need the reference's order).  A linear move (4.2) is
+ * (perft does not need the reference's order).  A linear move (Dameo) is
  * found from its target: the men reaching an empty cell in direction d are
  * the unbroken run of own men behind it, each of them (the nearest steps,
  * the others move the line). */
@@ -565,7 +566,7 @@ static void kf_quiet_listed(const struct kf_pos *p, const struct kf_ctx *ctx,
                 if (!(KF_OF(c, KF_MAN_STEPS) & DIRBIT(d)))
                     continue;
                 uint64_t t = kf_shift(piece_bb, d);
-                if (KF_LINEAR) /* 4.2: over the run of own men ahead */
+                if (KF_LINEAR) /* Dameo: over the run of own men ahead */
                     while (t & men_bb)
                         t = kf_shift(t, d);
                 if (t & empty_bb)
@@ -624,7 +625,7 @@ static inline uint64_t kf_count_quiet(const struct kf_pos *p, const struct kf_ct
     return n;
 }
 
-/* The opening (4.5), read from the board alone as refgen.c's
+/* The Hawaiian opening, read from the board alone as refgen.c's
  * generate_removals: on a full board the side to move takes one of its men
  * off the opening cells; with one hole, one of its men orthogonally next to
  * it.  Returns the number of removals (adding them to lean or sink when

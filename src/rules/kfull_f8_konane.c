@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * kfull_f8_konane.c - the full-board kernel compiled for Konane-like play
- * (RULES.md 4.5, Hawaiian today): an opening of removals, then men only
+ * (BrainKing's Hawaiian checkers, today): an opening of removals, then men only
  * jump, orthogonally, every later jump in the first one's direction, and
  * may stop after any jump; no kings.
  */

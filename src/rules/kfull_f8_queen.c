@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * kfull_f8_queen.c - the full-board kernel compiled for queen-moving kings
- * that capture orthogonally (RULES.md 4.2, Dameo today): men step forwards
+ * that capture orthogonally (Freeling's Dameo, today): men step forwards
  * straight or diagonally and move whole lines, men and kings take
  * orthogonally (men backwards too), captured pieces stay until the move
  * ends, crowned only at the end, most pieces must be taken.

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * kfull_f8_rook.c - the full-board kernel compiled for rook-like flying
- * kings (RULES.md 4.1, Turkish today): men step and take forwards or
+ * kings (Turkish draughts, today): men step and take forwards or
  * sideways, pieces leave at once, no 180-degree turn between jumps, a man
  * crowned mid-capture goes on as a king, most pieces must be taken.
  */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * kfull_f8_short.c - the full-board kernel compiled for short kings in
- * eight directions (RULES.md 4.3, Gothic today): men step and take
+ * eight directions (BrainKing's Gothic checkers, today): men step and take
  * forwards, diagonally forwards or sideways, a man reaching the last row by
  * a jump stops there crowned, captured pieces stay until the move ends,
  * free choice of capture.

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * kfull_q5_men.c - the alquerque-grid kernel compiled for men without
- * kings (RULES.md 4.4, Alquerque today): men step and take along the lines
+ * kings (BrainKing's Alquerque, today): men step and take along the lines
  * forwards or sideways, later jumps of a capture any way, captured pieces
  * stay until the move ends, no plain move from the far row, free choice.
  */

@@ -4,7 +4,8 @@
  *
  * Precedence is applied as each complete sequence arrives (as Scan's list
  * does): a lower key is dropped, a higher key empties the list first.
- * Duplicate routes (same from, to and captured set, RULES.md 0.3-6) are
+ * Duplicate routes (same from, to and captured set: one move by
+ * the FMJD notation rule, PDN 3.0) are
  * merged unless the caller keeps them; the first route found is kept.
  */
 #ifndef DM_RULES_MOVELIST_H

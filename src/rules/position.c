@@ -47,14 +47,14 @@ void dm_make_move(const dm_variant *v, dm_position *pos, const dm_move *m)
     *other &= ~m->captured_set;
     pos->kings &= ~m->captured_set;
     pos->paras &= ~(m->captured_set | from); /* a parachutist lands as a man */
-    *own = (*own & ~from) | (m->flags & DM_MOVE_REMOVAL ? 0 : to); /* 4.5: taken off */
+    *own = (*own & ~from) | (m->flags & DM_MOVE_REMOVAL ? 0 : to); /* Hawaiian: taken off */
     if (was_king)
         pos->kings = (pos->kings & ~from) | to;
     if (m->flags & DM_MOVE_PROMOTES)
         pos->kings |= to;
 
     if (v->frisian_king_limit) {
-        /* 3.5: count the quiet moves of one king in a row; anything else
+        /* Frisian rules: count the quiet moves of one king in a row; anything else
          * starts over.  Without men the limit is gone and so is the count
          * (as lidraughts), which keeps it within 0-3 for FEN. */
         if (was_king && m->njumps == 0 && (*own & ~pos->kings)) {

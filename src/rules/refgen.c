@@ -54,7 +54,8 @@ static bool is_target(const struct search *s, int c, bool king)
 }
 
 /* The precedence key of a complete sequence: higher keys take precedence,
- * equal keys are free choice (RULES.md 0.3-5). */
+ * equal keys are free choice (as every rulebook here leaves
+ * captures the precedence rules do not order). */
 static uint64_t precedence_key(const struct search *s)
 {
     const struct dm_variant *v = s->v;
@@ -95,11 +96,13 @@ static unsigned extend(struct search *s, int at, bool king, int lastdir, bool st
 
 /* Jumps over `over` in direction d, landing on each cell of lands[], and goes
  * on from there.  Emits the sequences that end with this jump when none of
- * the landings allows going on (continuation duty, RULES.md 0.3-4).
+ * the landings allows going on (continuation duty: how lidraughts and
+ * PlayStrategy generate; for the Czech family our reading of "a capture
+ * must be completed" [OPEN], docs/variants.md).
  *
  * Going on straight ahead is one route, whichever square the king touches
  * between the two pieces: it is taken from the square right behind the
- * piece (the square PDN writes, RULES.md 0.4) and, for the continuation duty,
+ * piece (the square PDN 3.0 writes) and, for the continuation duty,
  * counts for every landing. */
 static void jump(struct search *s, int over, int d, const int *lands, int nlands, bool king)
 {
@@ -136,8 +139,8 @@ static void jump(struct search *s, int over, int d, const int *lands, int nlands
         s->crowned = was_crowned;
     }
     if (!went_on || v->optional_continuation) {
-        /* Killer (3.2): a sequence whose last capture is a king stops right
-         * behind it.  Hawaiian (4.5): a capture may stop after any jump. */
+        /* Killer (Freeling's rules): a sequence whose last capture is a king stops right
+         * behind it.  Hawaiian (BrainKing's rules): a capture may stop after any jump. */
         bool adjacent_only = v->landing == LAND_ADJACENT_IF_KING && has128(s->kings, over);
         for (int i = 0; i < (adjacent_only ? 1 : nlands); i++) {
             int land = lands[i];
@@ -215,7 +218,7 @@ static void generate_captures(struct search *s, const dm_position *pos)
         int from = ctz128(b);
         s->king_captor = has128(pos->kings, from);
         s->para_captor = has128(pos->paras, from);
-        s->owner[from] = EMPTY; /* its start square counts as empty (0.3-2) */
+        s->owner[from] = EMPTY; /* its start square counts as empty (every rulebook here) */
         memset(&s->route, 0, sizeof s->route);
         s->route.from = (uint8_t)from;
         s->crowned = false;
@@ -234,7 +237,7 @@ static void add_quiet(struct search *s, int from, int to, bool promotes)
     sink_add(s->sink, &m, 0);
 }
 
-/* Dameo's linear move (4.2): the cell after the unbroken run of the mover's
+/* Dameo's linear move (Freeling's rules): the cell after the unbroken run of the mover's
  * own men that starts next to `from` in direction d, if the run is not empty
  * and that cell is; else -1.  Kings neither form nor join a run. */
 static int linear_target(const struct search *s, const dm_position *pos, int from, int d)
@@ -259,9 +262,9 @@ static void generate_quiet(struct search *s, const dm_position *pos)
     for (dm_bits b = own; b; b &= b - 1) {
         int from = ctz128(b);
         if (has128(pos->paras, from))
-            continue; /* 2.8: a parachutist only ever captures */
+            continue; /* Parachute: a parachutist only captures */
         if (!has128(pos->kings, from)) {
-            /* 4.4: a man on its far row may be barred from plain moves. */
+            /* Alquerque: a man on its far row may be barred from plain moves. */
             if (v->far_row != FAR_ROW_FREE && has128(v->far_row_bb[color], from))
                 continue;
             for (int d = 0; d < DIR_COUNT; d++) {
@@ -275,7 +278,7 @@ static void generate_quiet(struct search *s, const dm_position *pos)
             }
             continue;
         }
-        /* 3.5: while its side has men, one king makes at most 3 quiet moves
+        /* Frisian: while its side has men, one king makes at most 3 quiet moves
          * in a row. */
         if (v->frisian_king_limit && has_men && pos->king_cell[color] == from &&
             pos->king_moves[color] >= 3)
@@ -292,7 +295,7 @@ static void generate_quiet(struct search *s, const dm_position *pos)
     }
 }
 
-/* The opening of a variant with opening_removals (4.5), read from the board
+/* The opening of a variant with opening_removals (Hawaiian), read from the board
  * alone: on a full board the side to move takes one of its men off the
  * opening cells; with exactly one hole, one of its men orthogonally next to
  * the hole.  Returns false, adding nothing, once two or more cells are

@@ -1,17 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * play.c - a game in the terminal: the session loop, the commands, and the
- * two front ends.
+ * two front ends, all on a match of the play layer (src/play).
  *
- * The loop is the same for both: whose turn it is decides between asking
- * the computer and reading a command; every change goes through the game
- * record (src/game), so the rules, draw counters and takebacks are those
- * of every other way to play.  The full-screen front end redraws the whole
- * frame (board, players and clocks, move list, messages, the line being
- * typed) after each key and a few times a second while a clock runs, so the
- * clocks tick and a flag falls on time.  The plain front end prints the
- * board after each move and reads one line at a time, ending cleanly at the
- * end of its input, which is what a script needs.
+ * Every act (a move, the computer's move, a draw offer, a takeback, a
+ * resignation, the flag) is a call of the match, which keeps the rules,
+ * the clock and the offers; this file turns typed lines into those calls
+ * and the match's events into messages.  The persons at the keyboard are
+ * the person seats: with one, it acts for that side; with two, the side to
+ * move acts and the other answers at once (they share the keyboard).  The
+ * full-screen front end redraws the whole frame (board, players and
+ * clocks, move list, messages, the line being typed) after each key and a
+ * few times a second while a clock runs, so the clocks tick and a flag
+ * falls on time.  The plain front end prints the board after each move and
+ * reads one line at a time, flushing each line it writes, so that a script
+ * or a GUI can drive it through a pipe.
  */
 #include <ctype.h>
 #include <stdarg.h>
@@ -20,6 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/text.h"
 #include "tui/tui.h"
 
 #define LINE_MAX_CHARS 200 /* longer input lines are refused whole */
@@ -31,15 +35,13 @@
 
 struct session {
     const struct tui_options *opt;
-    dm_game *game;
-    bool computer[2];
-    dm_clock clock;
-    bool timed;
+    dm_match *match;
+    uint64_t seen; /* the last event of the match turned into messages */
     bool flipped;
     bool fullscreen;
     bool announced; /* the result has been shown */
     bool quit;
-    uint64_t rng;
+    long line_number; /* plain: of the input, for its error messages */
     char msg[MSG_LINES][MSG_COLS + 1];
     int nmsg;
     char input[LINE_MAX_CHARS + 1];
@@ -51,39 +53,39 @@ static const char *const color_name[2] = {"White", "Black"};
 
 static const dm_variant *variant_of(const struct session *s)
 {
-    return dm_game_variant(s->game);
+    return dm_match_variant(s->match);
 }
 
 static const dm_position *position_of(const struct session *s)
 {
-    return dm_game_position(s->game, dm_game_ply(s->game));
+    return dm_match_position(s->match);
 }
 
 static int side_to_move(const struct session *s)
 {
-    return position_of(s)->side;
+    return (int)dm_match_turn(s->match);
 }
 
-static void player_name(const struct session *s, int color, char *buf, size_t size)
+static bool is_computer(const struct session *s, int color)
 {
-    if (s->computer[color])
-        snprintf(buf, size, "computer (level %d)", s->opt->level);
-    else
-        snprintf(buf, size, "human");
+    return dm_match_seat(s->match, (enum dm_color)color)->kind == DM_SEAT_COMPUTER;
 }
 
 /* ---- messages ------------------------------------------------------------ */
 
-/* Shows a message: printed at once in plain mode, kept for the message area
- * (word-wrapped) on the full screen. */
+/* Shows a message, escaped (text_escape): printed at once in plain mode,
+ * kept for the message area (word-wrapped) on the full screen. */
 static void say(struct session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void say(struct session *s, const char *fmt, ...)
 {
-    char text[1024];
+    char raw[1024], text[TEXT_ESCAPED_SIZE(1024)];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(text, sizeof text, fmt, ap);
+    vsnprintf(raw, sizeof raw, fmt, ap);
     va_end(ap);
+    /* Messages quote what the person typed or a file held: escaped, no
+     * control byte of it reaches the terminal. */
+    text_escape(raw, strlen(raw), text, sizeof text);
     if (!s->fullscreen) {
         printf("%s\n", text);
         return;
@@ -137,30 +139,34 @@ static void frame_put(struct frame *f, const char *fmt, ...)
  * PANEL_COLS wide). */
 static int panel_lines(const struct session *s, char lines[][PANEL_COLS + 1])
 {
-    const dm_game *g = s->game;
+    const dm_match *m = s->match;
+    const dm_game *g = dm_match_game(m);
     int n = 0, side = side_to_move(s);
     char who[40], left[16];
     snprintf(lines[n++], PANEL_COLS + 1, "%s", dm_variant_name(variant_of(s)));
     snprintf(lines[n++], PANEL_COLS + 1, "%s rules", dm_rules_name(dm_game_rules(g)));
     lines[n++][0] = '\0';
     for (int c = 0; c < 2; c++) {
-        if (s->computer[c])
-            snprintf(who, sizeof who, "computer %d", s->opt->level);
+        const dm_seat *seat = dm_match_seat(m, (enum dm_color)c);
+        if (seat->kind == DM_SEAT_COMPUTER)
+            snprintf(who, sizeof who, "computer %d", seat->level);
         else
-            snprintf(who, sizeof who, "human");
+            snprintf(who, sizeof who, "%s", seat->kind == DM_SEAT_REMOTE ? "remote" : "human");
         left[0] = '\0';
-        if (s->timed)
-            dm_clock_format(dm_clock_left(&s->clock, (enum dm_color)c), left, sizeof left);
+        if (dm_match_timed(m))
+            dm_clock_format(dm_match_time_left(m, (enum dm_color)c), left, sizeof left);
         snprintf(lines[n++], PANEL_COLS + 1, "%c %-5s %-13.13s %8s",
-                 !dm_game_over(g) && c == side ? '>' : ' ', color_name[c], who, left);
+                 !dm_match_over(m) && c == side ? '>' : ' ', color_name[c], who, left);
     }
     lines[n++][0] = '\0';
-    if (dm_game_over(g)) {
-        snprintf(lines[n++], PANEL_COLS + 1, "Game over");
-        snprintf(lines[n++], PANEL_COLS + 1, "%s", dm_game_reason(g));
+    if (dm_match_over(m)) {
+        snprintf(lines[n++], PANEL_COLS + 1, "Game over, %s", dm_match_result_text(m));
+        snprintf(lines[n++], PANEL_COLS + 1, "%s", dm_match_reason(m));
     } else {
         snprintf(lines[n++], PANEL_COLS + 1, "%s to move%s", color_name[side],
-                 dm_game_draw_offer(g) >= 0 ? ", draw offered" : "");
+                 dm_match_draw_offer(m) >= 0         ? ", draw offered"
+                 : dm_match_takeback_request(m) >= 0 ? ", takeback asked"
+                                                     : "");
         /* The draw rule nearest its end, once it has started counting. */
         const char *name, *near = NULL;
         int count, limit, best = 0, best_limit = 0;
@@ -212,10 +218,11 @@ static void redraw(struct session *s)
     static char buf[64 * 1024];
     struct frame f = {buf, 0, sizeof buf};
     buf[0] = '\0';
-    const dm_game *g = s->game;
+    const dm_game *g = dm_match_game(s->match);
     int ply = dm_game_ply(g);
     int nrows =
-        tui_board_screen(variant_of(s), position_of(s), dm_game_move(g, ply), s->flipped, rows);
+        tui_board_screen(variant_of(s), position_of(s), dm_game_move(g, ply), s->flipped,
+                         tui_term_colour(), rows);
     int npanel = panel_lines(s, panel);
     frame_put(&f, "\x1b[?25l");
     for (int r = 0; r < TUI_BOARD_ROWS; r++) {
@@ -239,79 +246,101 @@ static void print_position(struct session *s)
     char board[4096];
     tui_board_text(variant_of(s), position_of(s), s->flipped, board, sizeof board);
     fputs(board, stdout);
-    if (dm_game_over(s->game))
+    if (dm_match_over(s->match))
         return;
-    if (s->timed) {
+    if (dm_match_timed(s->match)) {
         char w[16], b[16];
-        dm_clock_format(dm_clock_left(&s->clock, DM_WHITE), w, sizeof w);
-        dm_clock_format(dm_clock_left(&s->clock, DM_BLACK), b, sizeof b);
+        dm_clock_format(dm_match_time_left(s->match, DM_WHITE), w, sizeof w);
+        dm_clock_format(dm_match_time_left(s->match, DM_BLACK), b, sizeof b);
         printf("%s to move (White %s, Black %s)\n", color_name[side_to_move(s)], w, b);
     } else {
         printf("%s to move\n", color_name[side_to_move(s)]);
     }
 }
 
-/* ---- the game flow ----------------------------------------------------------- */
+/* ---- the match's events as messages -------------------------------------------- */
 
 static void announce_result(struct session *s)
 {
-    const dm_game *g = s->game;
     static const char *const outcome[] = {"", "White wins", "Black wins", "Draw"};
-    enum dm_pdn_result r = dm_game_result(g) == DM_RESULT_WHITE_WINS   ? DM_PDN_WHITE_WINS
-                           : dm_game_result(g) == DM_RESULT_BLACK_WINS ? DM_PDN_BLACK_WINS
-                                                                       : DM_PDN_DRAW;
-    say(s, "Game over: %s (%s), %s", outcome[dm_game_result(g)], dm_game_reason(g),
-        dm_pdn_result_text(variant_of(s), r));
+    say(s, "Game over: %s (%s), %s", outcome[dm_match_result(s->match)], dm_match_reason(s->match),
+        dm_match_result_text(s->match));
     s->announced = true;
-    dm_clock_stop(&s->clock);
 }
 
-/* Ends the game on time if the flag of the side to move has fallen. */
-static void check_time(struct session *s)
+/* Shows what happened in the match since the last call. */
+static void report(struct session *s)
 {
-    if (!s->timed || dm_game_over(s->game))
-        return;
-    int flagged = dm_clock_flag(&s->clock);
-    if (flagged >= 0)
-        dm_game_time_forfeit(s->game, (enum dm_color)flagged);
-}
-
-/* After a move: the clock, and the move shown. */
-static void moved(struct session *s)
-{
-    int ply = dm_game_ply(s->game);
-    char text[160];
-    dm_game_move_text(s->game, ply, text, sizeof text);
-    int mover = dm_game_position(s->game, ply - 1)->side;
-    if (s->timed && !dm_clock_press(&s->clock))
-        dm_game_time_forfeit(s->game, (enum dm_color)mover);
-    if (dm_game_over(s->game))
-        dm_clock_stop(&s->clock);
-    if (s->fullscreen) {
-        if (s->computer[mover])
-            say(s, "%s plays %s", color_name[mover], text);
-        return;
+    dm_match_event ev[DM_MATCH_EVENTS];
+    int n = dm_match_events(s->match, s->seen, ev, DM_MATCH_EVENTS);
+    for (int i = 0; i < n; i++) {
+        const dm_match_event *e = &ev[i];
+        int c = (int)e->color;
+        s->seen = e->seq;
+        switch (e->kind) {
+        case DM_EVENT_MOVE: {
+            char text[160];
+            dm_match_move_text(s->match, e->ply, text, sizeof text);
+            if (!s->fullscreen || is_computer(s, c))
+                say(s, "%s plays %s", color_name[c], text);
+            if (!s->fullscreen)
+                print_position(s);
+            break;
+        }
+        case DM_EVENT_DRAW_OFFERED:
+            if (!is_computer(s, c ^ 1))
+                say(s, "%s offers a draw: %s may type draw to accept, or play on.", color_name[c],
+                    color_name[c ^ 1]);
+            break;
+        case DM_EVENT_DRAW_DECLINED:
+            if (is_computer(s, c))
+                say(s, "The computer declines the draw.");
+            else
+                say(s, "%s declines the draw.", color_name[c]);
+            break;
+        case DM_EVENT_TAKEBACK_DONE:
+            s->announced = false;
+            say(s, "Took back %d move%s.", e->plies, e->plies == 1 ? "" : "s");
+            if (!s->fullscreen)
+                print_position(s);
+            break;
+        case DM_EVENT_TAKEBACK_DECLINED:
+            say(s, "%s declines the takeback.", is_computer(s, c) ? "The computer" : color_name[c]);
+            break;
+        case DM_EVENT_OVER:
+            if (dm_game_end(dm_match_game(s->match)) == DM_END_AGREEMENT) {
+                if (is_computer(s, c))
+                    say(s, "The computer accepts the draw.");
+                else
+                    say(s, "%s accepts the draw.", color_name[c]);
+            }
+            break;
+        case DM_EVENT_DRAW_LAPSED:
+        case DM_EVENT_TAKEBACK_ASKED:
+        case DM_EVENT_TAKEBACK_LAPSED:
+            break;
+        }
     }
-    printf("%s plays %s\n", color_name[mover], text);
-    print_position(s);
 }
+
+/* ---- the commands ------------------------------------------------------------ */
 
 static void computer_turn(struct session *s)
 {
-    const dm_move_list *legal = dm_game_legal(s->game);
     if (s->fullscreen) {
         s->status = "thinking...";
         redraw(s);
     }
-    int i = tui_computer_move(s->game, s->timed ? &s->clock : NULL, s->opt->level, &s->rng);
-    dm_move m = legal->moves[i];
-    s->status = NULL;
-    check_time(s);
-    if (dm_game_over(s->game))
-        return;
+    dm_move mv;
     dm_error err;
-    if (dm_game_play(s->game, &m, &err) == 0)
-        moved(s);
+    int rc = dm_match_computer_move(s->match, &mv, &err);
+    s->status = NULL;
+    if (rc == 0)
+        rc = dm_match_play(s->match, dm_match_turn(s->match), &mv, &err);
+    if (rc != 0 && !dm_match_over(s->match)) {
+        say(s, "The computer cannot move: %s", err.msg);
+        s->quit = true;
+    }
 }
 
 /* "32 28" -> "32-28": squares typed apart are one move. */
@@ -333,83 +362,86 @@ static void join_squares(char *line)
     *w = '\0';
 }
 
+/* The person at the keyboard who acts with undo, resign or draw: the only
+ * one, or the side to move when two people (or none) play. */
+static enum dm_color acting_person(const struct session *s)
+{
+    if (is_computer(s, DM_WHITE) != is_computer(s, DM_BLACK))
+        return is_computer(s, DM_WHITE) ? DM_BLACK : DM_WHITE;
+    return (enum dm_color)side_to_move(s);
+}
+
+/* The opponent of a seat that asked or offered answers: the computer by its
+ * rule, a person at the same keyboard at once (for accept). */
+static bool answer_for_opponent(struct session *s, enum dm_color asker, bool takeback,
+                                dm_error *err)
+{
+    enum dm_color other = (enum dm_color)(asker ^ 1);
+    if (is_computer(s, other))
+        return dm_match_computer_answer(s->match, err) >= 0;
+    if (takeback)
+        return dm_match_answer_takeback(s->match, other, true, err) == 0;
+    return true; /* a draw offer waits for the other person's own "draw" */
+}
+
 static void human_move(struct session *s, char *line)
 {
     dm_error err;
-    check_time(s);
-    if (dm_game_over(s->game)) {
-        say(s, "The game is over: %s. Type undo, save, load or quit.", dm_game_reason(s->game));
-        return;
-    }
     join_squares(line);
-    if (dm_game_play_text(s->game, line, &err) != 0) {
-        say(s, "%s", err.msg);
+    if (dm_match_play_text(s->match, dm_match_turn(s->match), line, &err) == 0)
         return;
-    }
-    moved(s);
-}
-
-/* The human who acts with resign or draw: the only one, or the side to move
- * when two people play. */
-static int acting_human(const struct session *s)
-{
-    if (s->computer[DM_WHITE] != s->computer[DM_BLACK])
-        return s->computer[DM_WHITE] ? DM_BLACK : DM_WHITE;
-    return side_to_move(s);
-}
-
-static void restart_clock(struct session *s)
-{
-    if (s->timed && !dm_game_over(s->game))
-        dm_clock_start(&s->clock, (enum dm_color)side_to_move(s));
+    if (dm_match_over(s->match))
+        say(s, "The game is over: %s. Type undo, save, load or quit.", dm_match_reason(s->match));
+    else
+        say(s, "%s", err.msg);
 }
 
 static void cmd_undo(struct session *s)
 {
-    if (dm_game_ply(s->game) == 0) {
-        say(s, "There is no move to take back.");
-        return;
-    }
-    /* Against the computer, back to the person's own turn. */
-    int n = dm_game_undo(s->game, 1);
-    while (dm_game_ply(s->game) > 0 && s->computer[side_to_move(s)] &&
-           !(s->computer[DM_WHITE] && s->computer[DM_BLACK]))
-        n += dm_game_undo(s->game, 1);
-    s->announced = false;
-    restart_clock(s);
-    say(s, "Took back %d move%s.", n, n == 1 ? "" : "s");
-    if (!s->fullscreen)
-        print_position(s);
+    /* With two people at the keyboard, the last mover takes back its own
+     * move; against the computer, the person takes back to its turn. */
+    enum dm_color who = acting_person(s);
+    if (is_computer(s, DM_WHITE) == is_computer(s, DM_BLACK))
+        who = (enum dm_color)(side_to_move(s) ^ 1);
+    dm_error err;
+    if (dm_match_request_takeback(s->match, who, &err) != 0 ||
+        !answer_for_opponent(s, who, true, &err))
+        say(s, "%s", err.msg);
 }
 
 static void cmd_draw(struct session *s)
 {
-    dm_game *g = s->game;
-    int me = acting_human(s), them = me ^ 1;
-    if (s->computer[them]) {
-        if (tui_computer_accepts_draw(s->game, them)) {
-            dm_game_offer_draw(g, (enum dm_color)me);
-            dm_game_accept_draw(g, (enum dm_color)them);
-            say(s, "The computer accepts the draw.");
-        } else {
-            say(s, "The computer declines the draw.");
-        }
+    enum dm_color me = acting_person(s);
+    dm_error err;
+    int rc = dm_match_offer_draw(s->match, me, &err);
+    if (rc < 0 || (rc == 0 && !answer_for_opponent(s, me, false, &err)))
+        say(s, "%s", err.msg);
+}
+
+static void cmd_resign(struct session *s)
+{
+    dm_error err;
+    if (dm_match_resign(s->match, acting_person(s), &err) != 0)
+        say(s, "%s", err.msg);
+}
+
+static void cmd_hint(struct session *s)
+{
+    dm_move mv;
+    dm_error err;
+    if (dm_match_hint(s->match, &mv, &err) != 0) {
+        say(s, "%s", err.msg);
         return;
     }
-    if (dm_game_offer_draw(g, (enum dm_color)me))
-        say(s, "%s accepts the draw.", color_name[me]);
-    else
-        say(s, "%s offers a draw: %s may type draw to accept, or play on.", color_name[me],
-            color_name[them]);
+    char text[160];
+    dm_move_format(variant_of(s), &mv, dm_match_legal(s->match), text, sizeof text);
+    say(s, "Hint: %s", text);
 }
 
 static void cmd_save(struct session *s, const char *path)
 {
     dm_error err;
-    char white[40], black[40];
-    player_name(s, DM_WHITE, white, sizeof white);
-    player_name(s, DM_BLACK, black, sizeof black);
-    if (tui_save_pdn(s->game, path, white, black, &err) == 0)
+    if (tui_save_pdn(s->match, path, &err) == 0)
         say(s, "Saved the game to %s.", path);
     else
         say(s, "Not saved: %s", err.msg);
@@ -418,37 +450,35 @@ static void cmd_save(struct session *s, const char *path)
 static void cmd_load(struct session *s, const char *path)
 {
     dm_error err;
-    enum dm_pdn_result result = DM_PDN_UNFINISHED;
-    dm_game *g = tui_load_pdn(path, variant_of(s), dm_game_rules(s->game), &result, &err);
-    if (!g) {
+    dm_match_options o = s->opt->match;
+    o.variant = variant_of(s);
+    o.rules = dm_game_rules(dm_match_game(s->match));
+    dm_match *m = tui_load_pdn(path, &o, &err);
+    if (!m) {
         say(s, "Not loaded: %s", err.msg);
         return;
     }
-    dm_game_free(s->game);
-    s->game = g;
+    dm_match_free(s->match);
+    s->match = m;
+    s->seen = dm_match_seq(m);
     s->announced = false;
-    dm_clock_init(&s->clock, &s->opt->time, NULL, NULL);
-    restart_clock(s);
-    say(s, "Loaded %s: %s, %d moves.", path, dm_variant_name(dm_game_variant(g)), dm_game_ply(g));
-    if (result != DM_PDN_UNFINISHED && !dm_game_over(g))
-        say(s, "The file gives the result %s; play goes on from its last position.",
-            dm_pdn_result_text(dm_game_variant(g), result));
+    say(s, "Loaded %s: %s, %d moves.", path, dm_variant_name(variant_of(s)), dm_match_ply(m));
     if (!s->fullscreen)
         print_position(s);
 }
 
 static void cmd_moves(struct session *s)
 {
-    const dm_move_list *legal = dm_game_legal(s->game);
+    const dm_move_list *legal = dm_match_legal(s->match);
     char text[4096];
     size_t len = 0;
     text[0] = '\0';
     for (int i = 0; i < legal->count && len + 80 < sizeof text; i++) {
         char m[160];
-        dm_move_format(variant_of(s), &legal->moves[i], legal, m, sizeof m);
+        dm_match_legal_text(s->match, i, m, sizeof m);
         len += (size_t)snprintf(text + len, sizeof text - len, " %s", m);
     }
-    if (legal->count == 0 || dm_game_over(s->game))
+    if (legal->count == 0 || dm_match_over(s->match))
         say(s, "No moves: the game is over.");
     else
         say(s, "%d legal move%s:%s", legal->count, legal->count == 1 ? "" : "s", text);
@@ -465,7 +495,8 @@ static void cmd_help(struct session *s)
 static void cmd_rules(struct session *s)
 {
     char text[1024];
-    dm_draw_rules_describe(variant_of(s), dm_game_rules(s->game), text, sizeof text);
+    dm_draw_rules_describe(variant_of(s), dm_game_rules(dm_match_game(s->match)), text,
+                           sizeof text);
     for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"))
         say(s, "%s", line);
 }
@@ -473,10 +504,6 @@ static void cmd_rules(struct session *s)
 /* Runs one line typed by the person. */
 static void handle(struct session *s, char *line)
 {
-    /* Control characters would reach the screen in the messages. */
-    for (char *p = line; *p; p++)
-        if (((unsigned char)*p < 32 && *p != '\t' && *p != '\n' && *p != '\r') || *p == 127)
-            *p = '?';
     while (isspace((unsigned char)*line))
         line++;
     size_t n = strlen(line);
@@ -493,7 +520,6 @@ static void handle(struct session *s, char *line)
             word[i] = (char)tolower((unsigned char)line[i]);
     while (isspace((unsigned char)*arg))
         arg++;
-    bool over = dm_game_over(s->game);
 
     if (strcmp(word, "quit") == 0 || strcmp(word, "exit") == 0)
         s->quit = true;
@@ -515,17 +541,10 @@ static void handle(struct session *s, char *line)
         cmd_save(s, arg);
     else if (strcmp(word, "load") == 0)
         cmd_load(s, arg);
-    else if (over && (strcmp(word, "hint") == 0 || strcmp(word, "resign") == 0 ||
-                      strcmp(word, "draw") == 0))
-        say(s, "The game is over: %s.", dm_game_reason(s->game));
-    else if (strcmp(word, "hint") == 0) {
-        const dm_move_list *legal = dm_game_legal(s->game);
-        int i = tui_computer_move(s->game, NULL, TUI_LEVEL_HINT, &s->rng);
-        char m[160];
-        dm_move_format(variant_of(s), &legal->moves[i], legal, m, sizeof m);
-        say(s, "Hint: %s", m);
-    } else if (strcmp(word, "resign") == 0)
-        dm_game_resign(s->game, (enum dm_color)acting_human(s));
+    else if (strcmp(word, "hint") == 0)
+        cmd_hint(s);
+    else if (strcmp(word, "resign") == 0)
+        cmd_resign(s);
     else if (strcmp(word, "draw") == 0)
         cmd_draw(s);
     else if (!strpbrk(line, "0123456789"))
@@ -536,25 +555,28 @@ static void handle(struct session *s, char *line)
 
 /* ---- reading commands ------------------------------------------------------------ */
 
-/* Plain: one line from stdin.  Returns 1 with line filled, 0 for a line
- * refused as too long, -1 at the end of input. */
+/* Plain: one line from stdin (text_read_line).  Returns 1 with line filled,
+ * 0 for a line refused (too long, a NUL byte), -1 at the end of input. */
 static int read_plain(struct session *s, char *line, size_t size)
 {
     if (isatty(STDIN_FILENO)) {
         fputs("> ", stdout);
         fflush(stdout);
     }
-    if (!fgets(line, (int)size, stdin))
-        return -1;
-    size_t n = strlen(line);
-    if (n > 0 && line[n - 1] == '\n')
+    enum text_line got = text_read_line(stdin, line, size, NULL);
+    s->line_number++;
+    switch (got) {
+    case TEXT_LINE_OK:
         return 1;
-    if (feof(stdin))
-        return 1; /* a last line without its newline */
-    int c;
-    while ((c = getchar()) != EOF && c != '\n')
-        ;
-    say(s, "Line too long: at most %d characters.", (int)size - 2);
+    case TEXT_LINE_EOF:
+        return -1;
+    case TEXT_LINE_TOO_LONG:
+        say(s, "Line %ld too long: at most %d characters.", s->line_number, (int)size - 1);
+        return 0;
+    case TEXT_LINE_NUL:
+        say(s, "Line %ld holds a NUL byte: ignored.", s->line_number);
+        return 0;
+    }
     return 0;
 }
 
@@ -567,12 +589,12 @@ static int read_screen(struct session *s, char *line, size_t size)
     s->input[0] = '\0';
     redraw(s);
     for (;;) {
-        bool running = s->timed && s->clock.running >= 0;
+        bool running = dm_match_timed(s->match) && !dm_match_over(s->match);
         int k = tui_term_key(running ? TICK_MS : 1000);
         if (k == TUI_KEY_EOF)
             return -1;
         if (k == TUI_KEY_NONE) {
-            if (running && dm_clock_flag(&s->clock) >= 0)
+            if (running && dm_match_tick(s->match))
                 return 0;
             if (running)
                 redraw(s);
@@ -610,18 +632,16 @@ int tui_play(const struct tui_options *o)
     struct session s;
     memset(&s, 0, sizeof s);
     s.opt = o;
-    s.computer[DM_WHITE] = o->computer[DM_WHITE];
-    s.computer[DM_BLACK] = o->computer[DM_BLACK];
-    s.rng = o->seed;
     dm_error err;
-    s.game = dm_game_new(o->variant, o->rules, o->fen, &err);
-    if (!s.game) {
-        fprintf(stderr, "damier: %s\n", err.msg);
+    s.match = dm_match_new(&o->match, &err);
+    if (!s.match) {
+        char shown[TEXT_ESCAPED_SIZE(sizeof err.msg)];
+        fprintf(stderr, "damier: %s\n", text_escape(err.msg, strlen(err.msg), shown, sizeof shown));
         return 1;
     }
-    s.timed = o->time.kind != DM_CLOCK_NONE;
-    dm_clock_init(&s.clock, &o->time, NULL, NULL);
-    s.fullscreen = !o->plain && tui_term_enter();
+    s.fullscreen = !o->plain && tui_term_full_screen() && tui_term_enter();
+    if (!s.fullscreen)
+        setvbuf(stdout, NULL, _IOLBF, 0); /* each line reaches a pipe at once */
     if (s.fullscreen) {
         int cols, rows;
         tui_term_size(&cols, &rows);
@@ -629,28 +649,26 @@ int tui_play(const struct tui_options *o)
             say(&s, "The terminal is %dx%d; the board needs 80x24 (or use --plain).", cols, rows);
     }
 
-    char white[40], black[40];
-    player_name(&s, DM_WHITE, white, sizeof white);
-    player_name(&s, DM_BLACK, black, sizeof black);
     say(&s, "Damier: %s, %s rules. White: %s, Black: %s. Type help for the commands.",
-        dm_variant_name(o->variant), dm_rules_name(o->rules), white, black);
+        dm_variant_name(variant_of(&s)), dm_rules_name(dm_game_rules(dm_match_game(s.match))),
+        dm_match_seat(s.match, DM_WHITE)->name, dm_match_seat(s.match, DM_BLACK)->name);
     if (!s.fullscreen)
         print_position(&s);
-    restart_clock(&s);
 
-    char line[LINE_MAX_CHARS + 2];
+    char line[LINE_MAX_CHARS + 1];
     for (;;) {
-        check_time(&s);
-        if (dm_game_over(s.game) && !s.announced)
+        dm_match_tick(s.match);
+        report(&s);
+        if (dm_match_over(s.match) && !s.announced)
             announce_result(&s);
         if (s.quit)
             break;
-        bool over = dm_game_over(s.game);
-        if (!over && s.computer[side_to_move(&s)]) {
+        bool over = dm_match_over(s.match);
+        if (!over && is_computer(&s, side_to_move(&s))) {
             computer_turn(&s);
             continue;
         }
-        if (over && s.computer[DM_WHITE] && s.computer[DM_BLACK] && !s.fullscreen)
+        if (over && is_computer(&s, DM_WHITE) && is_computer(&s, DM_BLACK) && !s.fullscreen)
             break;
         int got =
             s.fullscreen ? read_screen(&s, line, sizeof line) : read_plain(&s, line, sizeof line);
@@ -665,6 +683,6 @@ int tui_play(const struct tui_options *o)
     if (s.fullscreen)
         tui_term_leave();
     fflush(stdout);
-    dm_game_free(s.game);
+    dm_match_free(s.match);
     return 0;
 }

@@ -6,6 +6,8 @@
  * the alternate screen, so the player's scrollback survives the game.  The
  * saved terminal state is put back however the program ends: normally, by
  * exit(), or by a signal that would otherwise leave the shell unusable.
+ * It also decides, from the environment, whether colour and the full screen
+ * are wanted at all.
  */
 #include <errno.h>
 #include <poll.h>
@@ -114,4 +116,22 @@ void tui_term_size(int *cols, int *rows)
         *cols = ws.ws_col;
         *rows = ws.ws_row;
     }
+}
+
+/* TERM unset or empty tells as little as "dumb": no cursor addressing. */
+static bool term_dumb(void)
+{
+    const char *term = getenv("TERM");
+    return !term || !*term || strcmp(term, "dumb") == 0;
+}
+
+bool tui_term_colour(void)
+{
+    const char *no_color = getenv("NO_COLOR");
+    return !(no_color && *no_color) && !term_dumb();
+}
+
+bool tui_term_full_screen(void)
+{
+    return isatty(STDIN_FILENO) && isatty(STDOUT_FILENO) && !term_dumb();
 }

@@ -3,8 +3,9 @@
 # engine_play.sh - the computer player of damier play, and damier bench
 # search: whole games between two computers end with a result, a hint
 # names a move, a seeded game at a level without time limits replays
-# exactly, levels out of range are refused, and the search benchmark prints
-# its signature.
+# exactly, levels out of range are refused, a draw offer is judged, a timed
+# game against the computer is saved with its clocks and loaded back, and
+# the search benchmark prints its signature.
 . "$(dirname "$0")/common.inc"
 
 # 1. Computer against computer at level 2 finishes the game in several
@@ -34,7 +35,41 @@ for level in 0 9 x; do
     grep -qF -- "--level is 1 (weakest) to 8" "$tmp/err" || fail "--level $level: $(cat "$tmp/err")"
 done
 
-# 5. bench search, made shallow: a line per position and the signature.
+# 5. Three kings against one: the computer declines a draw and plays on;
+#    at the start it accepts.
+printf 'draw\nquit\n' >"$tmp/in"
+run play --plain --white human --black computer --fen 'B:WK46:BK1,K2,K3'
+grep -q "^The computer declines the draw.$" "$tmp/out" || fail "draw declined: $(tail -3 "$tmp/out")"
+grep -q "^Game over" "$tmp/out" && fail "draw declined: the game ended"
+printf 'draw\n' >"$tmp/in"
+run play --plain --white human --black computer
+grep -q "^The computer accepts the draw.$" "$tmp/out" || fail "draw accepted: $(tail -3 "$tmp/out")"
+grep -q "^Game over: Draw (draw agreed), 1-1$" "$tmp/out" || fail "draw accepted: no result line"
+
+# 6. A timed game against the computer, saved: the time control, both
+#    players and each move's clock are in the file; loaded in a new session
+#    (with the clocks in the file changed) it goes on from there with the
+#    clocks the file gives; undo against the computer takes back its reply
+#    too.
+printf '32-28\nsave %s/timed.pdn\nquit\n' "$tmp" >"$tmp/in"
+run play --plain --time 5+3 --seed 2 --level 1
+[ "$rc" -eq 0 ] || fail "timed save: exit status $rc"
+grep -q '^\[TimeControl "300+3"\]$' "$tmp/timed.pdn" || fail "timed save: no TimeControl tag"
+grep -q '^\[Black "computer (level 1)"\]$' "$tmp/timed.pdn" || fail "timed save: no Black tag"
+grep -q '^1\. 32-28 {\[%clock 0:05:0[0-3]\.[0-9]\]} 1\.\.\. [0-9-]* {\[%clock 0:05:0[0-3]\.[0-9]\]} \*$' \
+    "$tmp/timed.pdn" || fail "timed save: the moves lack their clocks: $(tail -1 "$tmp/timed.pdn")"
+sed 's/^\(1\. 32-28 {\[%clock \)[^]]*/\10:04:10.5/; s/\(1\.\.\. [0-9-]* {\[%clock \)[^]]*/\10:03:20.0/' \
+    "$tmp/timed.pdn" >"$tmp/changed.pdn"
+printf 'load %s/changed.pdn\nundo\nquit\n' "$tmp" >"$tmp/in"
+run play --plain --seed 2 --level 1
+grep -q "^Loaded $tmp/changed.pdn: International draughts, 2 moves.$" "$tmp/out" ||
+    fail "timed load: $(grep Loaded "$tmp/out")"
+grep -q "^White to move (White 4:10, Black 3:20)$" "$tmp/out" ||
+    fail "timed load: the clocks are not the file's: $(grep 'to move' "$tmp/out" | tail -2)"
+grep -q "^Took back 2 moves.$" "$tmp/out" || fail "timed load: undo: $(tail -2 "$tmp/out")"
+rm -f "$tmp/in"
+
+# 7. bench search, made shallow: a line per position and the signature.
 run bench search --depth-delta -6
 [ "$rc" -eq 0 ] || fail "bench search: exit status $rc"
 grep -q "^signature: [0-9][0-9]*$" "$tmp/out" || fail "bench search: no signature line"

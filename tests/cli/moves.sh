@@ -1,11 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # moves.sh - "damier moves": plain and JSON output of positions whose moves
-# RULES.md gives, and the stdin mode with one FEN a line.
+# the rulebooks' worked examples give (docs/variants.md), and the stdin mode with one FEN a line.
 . "$(dirname "$0")/common.inc"
 
-# RULES.md 2.1: b6 x c7 is crowned on d8 and goes on to g5 or h4.  The two
-# moves end on different squares, so each is written from:to (RULES.md 0.4).
+# The pydraughts-checked Russian example: b6 x c7 is crowned on d8 and goes on to g5 or h4.  The two
+# moves end on different squares, so each is written from:to (PDN 3.0).
 run moves --variant russian --fen 'W:Wb6:Bc7,f6'
 [ "$rc" -eq 0 ] || fail "moves (russian) exited $rc: $(cat "$tmp/err")"
 printf 'b6:g5\nb6:h4\n' >"$tmp/want"
@@ -39,7 +39,7 @@ for field in '"from":22' '"to":6' '"path":[22,15,6]' '"captures":[18,10]' '"prom
 done
 grep -qF '"notation":"22x13x6"' "$tmp/out" || fail "moves --json (english): no 22x13x6"
 
-# A quiet move: path from and to, nothing taken; c7-b8 crowns (RULES.md 1.1).
+# A quiet move: path from and to, nothing taken; c7-b8 crowns (WCDF rules).
 run moves --variant english --fen 'W:W6:B12' --json
 line=$(grep -F '"notation":"6-1"' "$tmp/out")
 for field in '"from":6' '"to":1' '"path":[6,1]' '"captures":[]' '"promotes":true'; do
@@ -58,7 +58,7 @@ rm -f "$tmp/in"
 [ "$rc" -eq 1 ] || fail "moves from stdin with a bad FEN: exit $rc, expected 1"
 [ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "moves from stdin: expected one error line, got: $(cat "$tmp/err")"
 grep -q "'99'" "$tmp/err" || fail "moves from stdin: the error does not name '99': $(cat "$tmp/err")"
-# The start position's 9 moves (RULES.md 3.1), an empty line, ... 32x21.
+# The start position's 9 moves (FMJD rules), an empty line, ... 32x21.
 sed -n '1,9p' "$tmp/out" >"$tmp/got"
 printf '%s\n' 31-26 31-27 32-27 32-28 33-28 33-29 34-29 34-30 35-30 >"$tmp/want"
 same_lines "moves from stdin, first position" "$tmp/want" "$tmp/got"

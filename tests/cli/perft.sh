@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# perft.sh - "damier perft": the counts of RULES.md section 6 for small
+# perft.sh - "damier perft": the published counts (dctl's perft tests,
+# tests/perft/) for small
 # depths, the flags, and --divide lines that add up to the total.
 . "$(dirname "$0")/common.inc"
 
@@ -27,7 +28,7 @@ expect_count 1222 --variant canadian 3
 # Frisian depth 4 counts 3874 with duplicate routes merged, 3880 kept.
 expect_count 3874 --variant frisian 4
 expect_count 3880 --variant frisian --keep-duplicates 4
-# RULES.md 3.2: Woldouby's position in Killer.
+# Woldouby's position in Killer (dctl's perft tests).
 expect_count 73 --variant killer --fen 'W:B12,13,14,16,18,19,21,23,24,26:W25,27,28,30,32,33,34,35,37,38' 4
 # Depth 0 is the position itself.
 expect_count 1 --variant english 0

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# variants.sh - "damier variants" lists every variant of RULES.md sections
-# 1-3 by its id, one a line, and takes no argument.
+# variants.sh - "damier variants" lists every diagonal-board variant of
+# docs/variants.md by its id, one a line, and takes no argument.
 . "$(dirname "$0")/common.inc"
 
 run variants

@@ -931,7 +931,8 @@ static void test_compulsory_capture_message(void **state)
     assert_null(strstr(err.msg, "most"));
     dm_game_free(g);
 
-    /* Frisian: by value (RULES.md 3.5 F1: the king must be the captor). */
+    /* Frisian: by value (the Frisian example F1, pydraughts-checked: the king
+     * must be the captor). */
     g = game_of("frisian", DM_RULES_DEFAULT, "W:W28,K45:B23");
     assert_int_equal(dm_game_play_text(g, "28-22", &err), -1);
     assert_non_null(strstr(err.msg, "a capture is compulsory: 45x"));

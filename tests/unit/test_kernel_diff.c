@@ -15,7 +15,7 @@
  * the generators list it once per landing square before a piece taken
  * straight on (46x37x23, 46x32x23: the published counts do), so its
  * reference is refgen's routes with that landing written as the square
- * right behind the piece taken (RULES.md 0.4), equal ones once.  A mismatch
+ * right behind the piece taken (PDN 3.0), equal ones once.  A mismatch
  * prints the variant, the FEN and both move lists with their full routes.
  *
  * 10,000 game positions and as many random ones per variant (2,000 each

@@ -228,7 +228,7 @@ static void test_random_positions(void **state)
     }
 }
 
-/* The rules examples of RULES.md 4.1 and some edge cases, compared. */
+/* The Turkish examples (pydraughts-checked) and some edge cases, compared. */
 static void test_examples(void **state)
 {
     (void)state;

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_notation.c - square names, FEN and move text (RULES.md 0.1 and 0.4).
+ * test_notation.c - square names, FEN and move text (PDN 3.0; the numberings of
+ * FMJD rules 8.1, FID and FPD, docs/variants.md).
  *
- * The expected names come from RULES.md 0.1's numbering schemes, the FENs
+ * The expected names come from those numbering schemes, the FENs
  * from the start positions the rules give, and each malformed input names
  * the token its error message must quote, so that a user can find the
  * mistake.  Move text is checked on positions whose legal moves are worked
@@ -12,7 +13,8 @@
 
 /* ---- square names --------------------------------------------------------- */
 
-/* The squares RULES.md 0.1 names for each numbering scheme. */
+/* The squares each numbering scheme names (FMJD and WCDF from the top
+ * left, FID from a8, FPD from h1). */
 static void test_square_numbers(void **state)
 {
     (void)state;
@@ -84,7 +86,7 @@ static void round_trip(const dm_variant *v, const char *fen, char *out, size_t s
 }
 
 /* Every start position survives format and parse; the numbered ones come
- * out as the ranges RULES.md writes them with. */
+ * out as the ranges the rulebooks write them with (W:W31-50:B1-20). */
 static void test_start_positions(void **state)
 {
     (void)state;

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_ortho.c - the orthogonal games of RULES.md section 4 (Turkish, Dameo,
+ * test_ortho.c - the orthogonal games of docs/variants.md (Turkish, Dameo,
  * Gothic, Alquerque, Hawaiian) and the Frisian king-move counter.
  *
  * Perft from each start position against counts that were established
  * independently: Turkish's are published (KISH, tests/perft); the
  * others were computed by a separate model of the rules (a Python program
- * written from RULES.md, not from this code) and agree with it at every depth
+ * written from the rule sources, not from this code) and agree with it at every depth
  * listed.  Then the Frisian counter through FEN and through played moves, and
  * random games per variant checking that every move's text parses back to
  * that move and every position survives a FEN round trip.
@@ -41,7 +41,7 @@ static const struct perft_row start_perft[] = {
     {"turkish", DM_GEN_KEEP_DUPLICATES, 7, 10782308, true},
     {"turkish", 0, 7, 10782308, true},
     /* The rest: from a separate model of the rules (Python, written from
-     * RULES.md), which agrees at every depth here; the first two by hand.
+     * the rule sources), which agrees at every depth here; the first two by hand.
      * Dameo d1: every man has a step or a linear move in each of its three
      * forward directions (4 x 3 on rank 3, 6 x 3 on rank 2, 6 x 3 + 2 + 2 on
      * rank 1, a1 and h1 lacking one diagonal) = 52; d2 = 52 x 52, as no
@@ -98,7 +98,7 @@ static void test_start_perft(void **state)
     }
 }
 
-/* The start positions are what RULES.md section 4 says, with the right side
+/* The start positions are what their rule sources say (docs/variants.md), with the right side
  * to move. */
 static void test_start_positions(void **state)
 {

@@ -4,7 +4,8 @@
  * that no single position can show.
  *
  * Each tests/rules/<variant>.txt (the folder comes from DAMIER_TESTS, default
- * "tests") holds cases worked out by hand from RULES.md:
+ * "tests") holds cases worked out by hand from the rulebooks (docs/variants.md
+ * names them; each case says where it comes from):
  *
  *   # where the case comes from
  *   fen: W:Wb6:Bc7,f6
@@ -327,8 +328,8 @@ static void test_rules_file(void **state)
 /* ---- the checker itself -------------------------------------------------- */
 
 /* A case checker that accepts everything would pass every file: each of
- * these expectations is wrong and must be caught.  The position is RULES.md
- * 1.1's: Black's 23x30 is the only move and it crowns. */
+ * these expectations is wrong and must be caught.  The position is the
+ * English example (pydraughts-checked): Black's 23x30 is the only move and it crowns. */
 static void test_checker_catches_wrong_cases(void **state)
 {
     (void)state;
@@ -411,7 +412,7 @@ static bool legal(const dm_variant *v, const dm_position *pos, const char *text)
 }
 
 /*
- * RULES.md 3.5: while a player has men, one king makes at most three quiet
+ * Frisian rules (lidraughts): while a player has men, one king makes at most three quiet
  * moves in a row; then it may only capture, and a man move or another king's
  * move resets the count.
  *
@@ -496,7 +497,7 @@ static void test_frisian_other_king_capture_no_men(void **state)
     assert_true(legal(v, &pos, "45-50"));
 }
 
-/* RULES.md 0.5: no move loses, except in the giveaway variants where it wins;
+/* No move loses (every rulebook here), except in the giveaway variants where it wins;
  * Breakthrough is decided by the first king. */
 static void test_outcome_without_moves(void **state)
 {
@@ -547,15 +548,15 @@ static void test_make_move_results(void **state)
     struct {
         const char *id, *fen, *move, *after;
     } cases[] = {
-        /* 2.1: crowned on c1 and goes on as a king to a3. */
+        /* Russian example: crowned on c1 and goes on as a king to a3. */
         {"russian", "B:Wb2,d2:Be3", "e3:a3", "W:W:BKa3"},
-        /* 2.3: the same route played as a man; it ends as a man. */
+        /* Brazilian: the same route played as a man; it ends as a man. */
         {"brazilian", "B:Wb2,d2:Be3", "e3:a3", "W:W:Ba3"},
-        /* 1.1: crowned on 30, the move ends. */
+        /* English example: crowned on 30, the move ends. */
         {"english", "B:W25,26:B23", "23x30", "W:W25:BK30"},
-        /* 3.1: 13 touches 2 on the last row and ends on 11 as a man. */
+        /* FMJD example: 13 touches 2 on the last row and ends on 11 as a man. */
         {"international", "W:W13:B7,8", "13x11", "B:W11:B"},
-        /* 2.8: White's parachutist b8 drops over c7 and is a man on d6. */
+        /* Parachute: White's parachutist b8 drops over c7 and is a man on d6. */
         {"parachute", "W:WPb8:Bc7", "b8:d6", "B:Wd6:B"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

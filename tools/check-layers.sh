@@ -5,12 +5,12 @@
 # public API, which only the front ends (the command line among them) may
 # include.
 #
-# The front ends (src/tui, src/proto, src/server, src/cli) are held to more:
+# The front ends (src/tui, src/proto, src/server, src/match, src/cli) are held to more:
 # they reach the library layers (rules, notation, engine, game, play) only
 # through the public API (damier.h, damier/*.h), never through an internal
 # header such as "rules/variant.h"; besides that they may include base/
-# headers, their own folder's, and those of the front ends below them (cli:
-# tui/, proto/, server/).  Both "..." and <...> includes are read; a <...>
+# headers, their own folder's, and those of the front ends below them (match:
+# proto/, the Hub lines it speaks to engines; cli: all of them).  Both "..." and <...> includes are read; a <...>
 # one is ours when its first folder is a layer's.
 #
 # Prints each offending include and exits 1 if there is one.  The tree to
@@ -29,21 +29,22 @@ allowed() {
     proto)    echo "base rules notation engine game play proto all" ;;
     tui)      echo "base rules notation engine game play tui all" ;;
     server)   echo "base rules notation engine game play server all" ;;
-    cli)      echo "base rules notation engine game play proto tui server cli all" ;;
+    match)    echo "base rules notation engine game play proto match all" ;;
+    cli)      echo "base rules notation engine game play proto tui server match cli all" ;;
     *)        echo "" ;;
     esac
 }
 
 is_layer() {
     case $1 in
-    base | rules | notation | engine | game | play | proto | tui | server | cli | all) return 0 ;;
+    base | rules | notation | engine | game | play | proto | tui | server | match | cli | all) return 0 ;;
     *) return 1 ;;
     esac
 }
 
 is_front_end() {
     case $1 in
-    tui | proto | server | cli) return 0 ;;
+    tui | proto | server | match | cli) return 0 ;;
     *) return 1 ;;
     esac
 }

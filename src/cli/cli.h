@@ -19,6 +19,8 @@ int cmd_play(int argc, char **argv);
 int cmd_pdn(int argc, char **argv);
 int cmd_hub(int argc, char **argv);  /* cmd_proto.c */
 int cmd_dxp(int argc, char **argv);  /* cmd_proto.c */
+int cmd_match(int argc, char **argv);    /* cmd_match.c */
+int cmd_openings(int argc, char **argv); /* cmd_match.c */
 
 /* Helpers shared by the commands. */
 const dm_variant *cli_variant(const char *id);           /* error line if unknown */

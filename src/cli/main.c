@@ -37,6 +37,14 @@ static const struct command {
      "    [--fen F] [--variant V] [--level 1-8] [--pdn FILE]\n"
      "                           play engine against engine over DamExchange (DXP 01);\n"
      "                           with --games, propose the games (colours alternate)"},
+    {"match", cmd_match,
+     "match --engine SPEC --engine SPEC [--variant V] [--games N] [--nodes N | --tc 1+0.1]\n"
+     "      [--concurrency K] [--openings FILE] [--pdn FILE] [--sprt ELO0,ELO1[,A,B]]\n"
+     "                           engines against each other in colour-reversed pairs;\n"
+     "                           SPEC: 'damier [level=N] [hash=MB] [name=X]' or 'hub:COMMAND'"},
+    {"openings", cmd_openings,
+     "openings --variant V [--count N] [--plies P] [--seed S]\n"
+     "                           a balanced opening set for damier match"},
     {"pdn", cmd_pdn, "pdn check|convert [--variant V] [--to pdn|fen|json] FILE...\n"
      "                           replay PDN games; write them as PDN, FEN or JSON"},
 };

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * match.h - `damier match`: engines play each other in colour-reversed
+ * pairs of games from an opening set, and the results say which is
+ * stronger, by how much, and when that is known well enough (SPRT).
+ *
+ * A player is Damier in this process (a level, or a node budget, and a hash
+ * size) or any engine that speaks Hub, started as a command (another build
+ * of Damier among them).  Every move a player makes is checked legal by
+ * Damier's own generator and every game follows the variant's draw rules,
+ * through the play layer; a player that sends an illegal move or none loses
+ * that game.  Games are written to a PDN file as they end, and a match
+ * started again with the same file goes on where it stopped.
+ */
+#ifndef DM_MATCH_MATCH_H
+#define DM_MATCH_MATCH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "damier/play.h"
+#include "match/stats.h"
+
+#define MATCH_NAME 64
+
+enum player_kind { PLAYER_DAMIER, PLAYER_HUB };
+
+/* A player as the command line describes it: "damier [level=N] [hash=MB]
+ * [name=X]" or "hub:COMMAND" (run by /bin/sh). */
+struct player_spec {
+    enum player_kind kind;
+    int level;          /* damier: 1..8; 0 with a node budget          */
+    size_t hash_mb;     /* damier: the hash table (0: the level's)     */
+    char command[512];  /* hub: the command line                       */
+    char name[MATCH_NAME];
+};
+
+/* Reads text into spec; 0, or -1 with why filled. */
+int player_spec_parse(const char *text, struct player_spec *spec, char *why, size_t size);
+
+struct match_options {
+    const dm_variant *variant;
+    enum dm_rules rules;
+    struct player_spec player[2]; /* the first is the one results are for */
+    int games;                    /* at most this many (rounded up to pairs) */
+    uint64_t nodes;               /* a node budget per move (0: none)     */
+    dm_time_control tc;           /* the clock (kind NONE: none)          */
+    int concurrency;              /* games at once                        */
+    const char *openings;         /* the opening file                     */
+    const char *pdn;              /* the games' file (NULL: none): resumed from */
+    bool sprt;
+    struct match_sprt sprt_params;
+    int max_plies;                /* a game this long is adjudicated a draw */
+    FILE *out;                    /* progress and the result              */
+};
+
+/* Plays the match; returns the exit status (0; 1 for bad input such as an
+ * unreadable opening file or an engine that cannot start). */
+int match_run(const struct match_options *o);
+
+/* ---- openings (openings.c) ---- */
+
+/* An opening: moves from the variant's start, as text. */
+struct opening {
+    char moves[256];
+};
+
+/* Reads the openings of path for v, checking each is legal; returns how
+ * many (malloc'ed in *out), or -1 with why naming the file and line. */
+int openings_read(const char *path, const dm_variant *v, struct opening **out, char *why,
+                  size_t size);
+
+/* Writes count balanced openings of v to f: each a random walk of plies
+ * moves from the start (reproducible from seed), kept when a short search
+ * finds it within a quarter of a man for both sides and no other kept one
+ * reaches the same position.  Returns how many were written. */
+int openings_generate(FILE *f, const dm_variant *v, int count, int plies, uint64_t seed);
+
+#endif

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * players.h - a player of a match, started once per worker and asked for
+ * one move at a time (players.c).
+ */
+#ifndef DM_MATCH_PLAYERS_H
+#define DM_MATCH_PLAYERS_H
+
+#include <sys/types.h>
+
+#include "match/match.h"
+
+/* What a move may use: a node budget, or the mover's clock. */
+struct player_limits {
+    uint64_t nodes;
+    int64_t time_left_ms, increment_ms;
+    int moves_to_go;
+};
+
+struct player {
+    struct player_spec spec;
+    dm_engine *engine;     /* damier                                      */
+    pid_t pid;             /* hub: the engine's process and its pipes      */
+    int to, from;
+    char buf[16384];
+    size_t len;
+};
+
+/* Starts p as spec says, for games of v; 0, or -1 with why filled. */
+int player_start(struct player *p, const struct player_spec *spec, const dm_variant *v, char *why,
+                 size_t size);
+void player_new_game(struct player *p);
+/* p's move in m's current position (one of dm_match_legal's): 0, or -1
+ * with why filled when p has none (it then loses the game). */
+int player_move(struct player *p, dm_match *m, const struct player_limits *lim, dm_move *mv,
+                char *why, size_t size);
+void player_stop(struct player *p);
+
+#endif

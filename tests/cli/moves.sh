@@ -80,6 +80,15 @@ same_lines "moves --json from stdin" "$tmp/want" "$tmp/got"
 json '$_->{error} // ""' "$tmp/out" | grep -qF "'99'" || fail "moves --json from stdin: the error object does not name '99': $(cat "$tmp/out")"
 grep -qF "line 3" "$tmp/err" || fail "moves --json from stdin: stderr does not name line 3: $(cat "$tmp/err")"
 
+# JSON stays valid whatever the input holds: an ESC and a byte that is not
+# UTF-8 in a bad line come back escaped in its "input" (\u001b, \ufffd).
+printf 'W:W\033[1m\377:B1\n' >"$tmp/in"
+run moves --json
+rm -f "$tmp/in"
+json 'join ",", map { sprintf "%04x", ord } split //, $_->{input}' "$tmp/out" >"$tmp/got"
+echo '0057,003a,0057,001b,005b,0031,006d,fffd,003a,0042,0031' | diff -u - "$tmp/got" ||
+    fail "moves --json: a line with ESC and \\xff is not written back as valid JSON: $(cat "$tmp/out")"
+
 # stdin: one FEN a line, blank lines skipped, an empty line after each
 # position's moves; a bad FEN is reported on stderr, the others answered,
 # and the exit status is 1.

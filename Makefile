@@ -1,10 +1,18 @@
 # Damier - build, test and run.
 #
 #   make            build build/damier
-#   make check      build and run every test (installs what is missing first)
+#   make check      build and run every test (installs what building and
+#                   testing need first: tools/deps.sh check)
 #   make check-asan the same tests built with -fsanitize=address,undefined
-#   make run        install what is missing, build, start a game in the terminal
+#   make run        install what running needs (tools/deps.sh run), build,
+#                   start a game in the terminal
 #   make bench      perft speed of every variant
+
+# The version, defined here only: `damier --version` prints it, with the
+# commit (git describe) when the source is a git checkout.
+VERSION  := 0.1.0
+GIT_DESC := $(shell git describe --tags --always --dirty 2>/dev/null)
+FULL_VERSION := $(VERSION)$(if $(GIT_DESC), (git $(GIT_DESC)))
 
 BUILD    ?= build
 CC       ?= cc
@@ -38,6 +46,16 @@ $(BUILD)/%.o: %.c
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(ALLFLAGS) -MMD -MP -c $< -o $@
 
+# main.c alone sees the version; it is rebuilt when the version changes
+# (the stamp file is rewritten only then).
+$(BUILD)/src/cli/main.o: ALLFLAGS += -DDAMIER_VERSION='"$(FULL_VERSION)"'
+$(BUILD)/src/cli/main.o: $(BUILD)/version.stamp
+$(BUILD)/version.stamp: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(FULL_VERSION)' | cmp -s - $@ || echo '$(FULL_VERSION)' >$@
+.PHONY: FORCE
+FORCE:
+
 $(BUILD)/libdamier.a: $(LIB_OBJ)
 	@$(if $(Q),echo "  AR      $@")
 	$(Q)ar rcs $@ $^
@@ -51,23 +69,28 @@ $(BUILD)/tests/%: tests/unit/%.c tests/unit/testutil.h $(BUILD)/libdamier.a
 	@$(if $(Q),echo "  TEST    $@")
 	$(Q)$(CC) $(ALLFLAGS) -Itests/unit $< $(BUILD)/libdamier.a -o $@ -lcmocka $(LDLIBS)
 
-# Debian packages the build and the tests need; installed only when missing.
-deps:
-	@tools/deps.sh
+# Debian packages, installed only when missing: what building and running
+# need (run), and on top of that what the tests need (check).
+.PHONY: deps-run deps-check
+deps: deps-check
+deps-run:
+	@tools/deps.sh run
+deps-check:
+	@tools/deps.sh check
 
-check: deps
+check: deps-check
 	$(MAKE) all-tests
 	tools/run-tests.sh $(BUILD)
 
 .PHONY: all-tests
 all-tests: $(BUILD)/damier $(TESTS)
 
-check-asan: deps
+check-asan: deps-check
 	$(MAKE) BUILD=build-asan OPT=-O1 SANITIZE="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" all-tests
 	DAMIER_QUICK=1 tools/run-tests.sh build-asan
 
 # The main job: a game in the terminal against the computer.
-run: deps all
+run: deps-run all
 	$(BUILD)/damier play
 
 bench: all

@@ -1,8 +1,25 @@
 #!/bin/sh
-# Installs the Debian packages Damier builds and tests with, when missing.
+# SPDX-License-Identifier: MIT
+# Installs the Debian packages Damier needs, when missing:
+#   tools/deps.sh run     what building and running need (make run)
+#   tools/deps.sh check   that and what the tests need (make check)
+# The terminal game needs nothing at run time beyond libc and a terminal:
+# it draws with ANSI sequences itself.
 set -e
+run_pkgs="build-essential"
+check_pkgs="$run_pkgs libcmocka-dev tmux"
+case ${1:-check} in
+run) pkgs=$run_pkgs ;;
+check) pkgs=$check_pkgs ;;
+list-run) echo "$run_pkgs"; exit 0 ;;
+list-check) echo "$check_pkgs"; exit 0 ;;
+*)
+    echo "usage: tools/deps.sh run|check|list-run|list-check" >&2
+    exit 2
+    ;;
+esac
 missing=""
-for pkg in build-essential libcmocka-dev tmux; do
+for pkg in $pkgs; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" ||
         missing="$missing $pkg"
 done

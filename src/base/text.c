@@ -54,7 +54,19 @@ static size_t utf8_length(const unsigned char *s, size_t left)
     return n;
 }
 
+static char *escape(const char *text, size_t len, char *out, size_t size, bool backslash);
+
 char *text_escape(const char *text, size_t len, char *out, size_t size)
+{
+    return escape(text, len, out, size, true);
+}
+
+char *text_safe(const char *text, size_t len, char *out, size_t size)
+{
+    return escape(text, len, out, size, false);
+}
+
+static char *escape(const char *text, size_t len, char *out, size_t size, bool backslash)
 {
     static const char hex[] = "0123456789abcdef";
     const unsigned char *s = (const unsigned char *)text;
@@ -67,7 +79,7 @@ char *text_escape(const char *text, size_t len, char *out, size_t size)
         if (u) {
             memcpy(piece, s + i, u);
             n = used = u;
-        } else if (c >= 0x20 && c < 0x7F && c != '\\') {
+        } else if (c >= 0x20 && c < 0x7F && (c != '\\' || !backslash)) {
             piece[n++] = (char)c;
         } else {
             const char *named = c == '\n' ? "\\n" : c == '\t' ? "\\t" : c == '\r' ? "\\r"

@@ -38,7 +38,13 @@ enum text_line text_read_line(FILE *in, char *buf, size_t size, size_t *len);
  */
 char *text_escape(const char *text, size_t len, char *out, size_t size);
 
-/* The room text_escape may need for len bytes of input, its NUL included. */
+/* The same, but a backslash is kept as it is: for a whole message that
+ * may already quote escaped input (from the library's dm_error), so that
+ * escaping it again changes nothing while a raw control byte is still
+ * caught. */
+char *text_safe(const char *text, size_t len, char *out, size_t size);
+
+/* The room text_escape or text_safe may need for len bytes of input, its NUL included. */
 #define TEXT_ESCAPED_SIZE(len) (4 * (len) + 1)
 
 #endif

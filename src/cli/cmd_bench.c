@@ -39,27 +39,40 @@ int cmd_bench(int argc, char **argv)
     if (argc >= 1 && strcmp(argv[0], "search") == 0)
         return cmd_bench_search(argc - 1, argv + 1);
     if (argc < 1 || strcmp(argv[0], "perft") != 0) {
-        cli_error("usage: damier bench perft [--variant V] [--depth N] | bench search "
-                  "[--depth-delta N] [--hash MB]");
-        return 2;
+        if (argc >= 1 && argv[0][0] == '-' && argv[0][1])
+            return cli_unknown_option("bench", argv[0]);
+        if (argc >= 1)
+            cli_error("bench: unknown workload '%s' (perft or search)", cli_quote(argv[0]));
+        else
+            cli_error("bench: give perft or search (see 'damier bench --help')");
+        return CLI_USAGE;
     }
     const char *only = NULL;
     int depth_override = 0;
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--variant") == 0 && i + 1 < argc)
+        const char *a = argv[i];
+        if ((strcmp(a, "--variant") == 0 || strcmp(a, "--depth") == 0) && i + 1 >= argc) {
+            cli_error("bench perft: option '%s' needs a value", a);
+            return CLI_USAGE;
+        }
+        if (strcmp(a, "--variant") == 0) {
             only = argv[++i];
-        else if (strcmp(argv[i], "--depth") == 0 && i + 1 < argc)
-            depth_override = atoi(argv[++i]);
-        else {
-            cli_error("unexpected argument '%s'", argv[i]);
-            return 2;
+        } else if (strcmp(a, "--depth") == 0) {
+            if (cli_number("bench perft", "--depth", argv[++i], 1, 30, &depth_override))
+                return CLI_USAGE;
+        } else if (a[0] == '-' && a[1]) {
+            return cli_unknown_option("bench perft", a);
+        } else {
+            cli_error("bench perft: unexpected argument '%s'", cli_quote(a));
+            return CLI_USAGE;
         }
     }
     if (only && !cli_variant(only))
-        return 1;
+        return CLI_BAD_INPUT;
     uint64_t total = 0;
     double total_secs = 0;
     printf("%-14s %5s %14s %9s %12s\n", "variant", "depth", "leaves", "seconds", "M leaves/s");
+    fflush(stdout);
     for (int i = 0; i < dm_variant_count(); i++) {
         const dm_variant *v = dm_variant_at(i);
         if (only && strcmp(only, dm_variant_id(v)) != 0)
@@ -74,9 +87,9 @@ int cmd_bench(int argc, char **argv)
         total_secs += secs;
         printf("%-14s %5d %14llu %9.3f %12.1f\n", dm_variant_id(v), depth,
                (unsigned long long)n, secs, secs > 0 ? (double)n / secs / 1e6 : 0.0);
-        fflush(stdout);
+        fflush(stdout); /* each variant as soon as it is done */
     }
     printf("%-14s %5s %14llu %9.3f %12.1f\n", "total", "", (unsigned long long)total, total_secs,
            total_secs > 0 ? (double)total / total_secs / 1e6 : 0.0);
-    return 0;
+    return CLI_OK;
 }

@@ -16,7 +16,7 @@
 #include "cli/cli.h"
 #include "tui/tui.h"
 
-/* cli_error with the whole message escaped (text_escape): the only text in
+/* cli_error with the whole message escaped (text_safe): the only text in
  * it that is not ours is what the user gave. */
 static void play_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void play_error(const char *fmt, ...)
@@ -26,7 +26,7 @@ static void play_error(const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(raw, sizeof raw, fmt, ap);
     va_end(ap);
-    cli_error("%s", text_escape(raw, strlen(raw), shown, sizeof shown));
+    cli_error("%s", text_safe(raw, strlen(raw), shown, sizeof shown));
 }
 
 static int seat_kind(const char *text, dm_seat *seat)

@@ -1,13 +1,23 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * cmd_rules.c - the rules commands: variants, moves, perft.
+ *
+ * moves and perft take the same options (a variant, a position, moves to
+ * play first, generator flags).  moves reads FENs from stdin when it has no
+ * position, answering and flushing each line as it comes, so that a program
+ * at the other end of a pipe can talk to it one position at a time.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/clock.h"
+#include "base/text.h"
 #include "cli/cli.h"
+#include "cli/json.h"
+
+/* The longest FEN line moves reads from stdin. */
+#define LINE_MAX_FEN 4094
 
 /* The options these commands share. */
 struct options {
@@ -18,20 +28,32 @@ struct options {
     const char *positional;
 };
 
-static int parse_options(int argc, char **argv, struct options *o, const char *allowed)
+/* Whether word is one of the blank-separated words of list. */
+static bool listed(const char *list, const char *word)
+{
+    size_t n = strlen(word);
+    for (const char *p = list; (p = strstr(p, word)) != NULL; p += n)
+        if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+            return true;
+    return false;
+}
+
+/* Reads the options of command (those in allowed) into o; any other word
+ * that starts with '-' is an unknown option, "-" alone a positional
+ * argument.  Returns CLI_OK, or CLI_USAGE after an error line. */
+static int parse_options(const char *command, int argc, char **argv, struct options *o,
+                         const char *allowed)
 {
     memset(o, 0, sizeof *o);
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         bool takes_value = strcmp(a, "--variant") == 0 || strcmp(a, "--fen") == 0 ||
                            strcmp(a, "--play") == 0;
-        if (a[0] == '-' && a[1] == '-' && !strstr(allowed, a)) {
-            cli_error("unknown option '%s'", a);
-            return 2;
-        }
+        if (a[0] == '-' && a[1] && !listed(allowed, a))
+            return cli_unknown_option(command, a);
         if (takes_value && i + 1 >= argc) {
-            cli_error("option '%s' needs a value", a);
-            return 2;
+            cli_error("%s: option '%s' needs a value", command, a);
+            return CLI_USAGE;
         }
         if (strcmp(a, "--variant") == 0)
             o->variant = argv[++i];
@@ -52,35 +74,36 @@ static int parse_options(int argc, char **argv, struct options *o, const char *a
         else if (!o->positional)
             o->positional = a;
         else {
-            cli_error("unexpected argument '%s'", a);
-            return 2;
+            cli_error("%s: unexpected argument '%s'", command, cli_quote(a));
+            return CLI_USAGE;
         }
     }
-    return 0;
+    return CLI_OK;
 }
 
-/* Plays the blank-separated moves of text from pos; 0, or 1 after one error
- * line naming the move. */
-static int play_moves(const dm_variant *v, dm_position *pos, const char *text)
+/* Plays the blank-separated moves of text from pos; 0, or -1 with err
+ * naming the move. */
+static int play_moves(const dm_variant *v, dm_position *pos, const char *text, dm_error *err)
 {
     char buf[4096];
     if (!text)
         return 0;
     if (strlen(text) >= sizeof buf) {
-        cli_error("--play: the move list is longer than %zu characters", sizeof buf - 1);
-        return 1;
+        snprintf(err->msg, sizeof err->msg, "--play: the move list is longer than %zu characters",
+                 sizeof buf - 1);
+        return -1;
     }
     strcpy(buf, text);
     int n = 0;
     for (char *tok = strtok(buf, " \t\n"); tok; tok = strtok(NULL, " \t\n")) {
         dm_move_list list;
-        dm_error err;
+        dm_error why;
         n++;
         dm_generate(v, pos, &list, 0);
-        int i = dm_move_parse(v, &list, tok, &err);
+        int i = dm_move_parse(v, &list, tok, &why);
         if (i < 0) {
-            cli_error("--play, move %d: %s", n, err.msg);
-            return 1;
+            snprintf(err->msg, sizeof err->msg, "--play, move %d: %s", n, why.msg);
+            return -1;
         }
         dm_make_move(v, pos, &list.moves[i]);
     }
@@ -132,8 +155,12 @@ int cmd_variants(int argc, char **argv)
         return 0;
     }
     if (argc > 0) {
-        cli_error("unexpected argument '%s' (variants takes only --markdown)", argv[0]);
-        return 2;
+        const char *a = argv[argc > 1 && strcmp(argv[0], "--markdown") == 0 ? 1 : 0];
+        if (a[0] == '-' && a[1] && strcmp(a, "--markdown") != 0)
+            return cli_unknown_option("variants", a);
+        cli_error("variants: unexpected argument '%s' (variants takes only --markdown)",
+                  cli_quote(a));
+        return CLI_USAGE;
     }
     printf("%-14s %-28s %-6s %-6s %s\n", "id", "name", "board", "first", "rules");
     for (int i = 0; i < dm_variant_count(); i++) {
@@ -149,100 +176,121 @@ int cmd_variants(int argc, char **argv)
     return 0;
 }
 
-static void print_cell_json(const dm_variant *v, int cell)
-{
-    char name[8];
-    dm_cell_name(v, cell, name, sizeof name);
-    printf(dm_variant_is_numeric(v) ? "%s" : "\"%s\"", name);
-}
-
+/* The moves of pos: one a line, or with json the rest of an object that
+ * the caller opened, "position" and "moves" and the closing brace and
+ * newline.  Flushed, so that a reader of a pipe gets each answer at once. */
 static void print_moves(const dm_variant *v, const dm_position *pos, unsigned flags, bool json)
 {
     dm_move_list list;
     if (dm_generate(v, pos, &list, flags) < 0)
         cli_error("more than %d legal moves: the list is cut short", DM_MAX_MOVES);
-    for (int i = 0; i < list.count; i++) {
-        const dm_move *m = &list.moves[i];
-        char text[256];
-        dm_move_format(v, m, &list, text, sizeof text);
-        if (!json) {
-            printf("%s\n", text);
-            continue;
-        }
-        printf("{\"notation\":\"%s\",\"from\":", text);
-        print_cell_json(v, m->from);
-        printf(",\"to\":");
-        print_cell_json(v, m->to);
-        printf(",\"path\":[");
-        print_cell_json(v, m->from);
-        for (int j = 0; j < m->njumps; j++) {
-            putchar(',');
-            print_cell_json(v, m->path[j]);
-        }
-        if (m->njumps == 0) {
-            putchar(',');
-            print_cell_json(v, m->to);
-        }
-        printf("],\"captures\":[");
-        for (int j = 0; j < m->njumps; j++) {
-            if (j)
-                putchar(',');
-            print_cell_json(v, m->captured[j]);
-        }
-        printf("],\"promotes\":%s}\n", (m->flags & DM_MOVE_PROMOTES) ? "true" : "false");
+    if (json) {
+        fputs("\"position\":", stdout);
+        json_position(stdout, v, pos);
+        fputs(",\"moves\":[", stdout);
     }
+    for (int i = 0; i < list.count; i++) {
+        char text[256];
+        dm_move_format(v, &list.moves[i], &list, text, sizeof text);
+        if (json) {
+            fputs(i ? "," : "", stdout);
+            json_move(stdout, v, &list.moves[i], text, NULL);
+        } else {
+            printf("%s\n", text);
+        }
+    }
+    if (json)
+        fputs("]}\n", stdout);
+    fflush(stdout);
+}
+
+/* One FEN line of moves' stdin: its moves, or its error (on stderr, and in
+ * the output with json).  Returns 0, or 1 for a bad line. */
+static int answer_line(const dm_variant *v, const struct options *o, int lineno,
+                       enum text_line status, const char *line)
+{
+    dm_position pos;
+    dm_error err;
+    int bad = 0;
+    if (status == TEXT_LINE_TOO_LONG) {
+        snprintf(err.msg, sizeof err.msg, "longer than %d characters", LINE_MAX_FEN);
+        bad = 1;
+    } else if (status == TEXT_LINE_NUL) {
+        snprintf(err.msg, sizeof err.msg, "holds a NUL byte");
+        bad = 1;
+    } else if (dm_fen_parse(v, line, &pos, &err) != 0) {
+        bad = 1;
+    }
+    if (bad) {
+        cli_error("line %d: %s", lineno, err.msg);
+        if (o->json)
+            json_error(stdout, NULL, 0, lineno, line, err.msg);
+        else
+            printf("\n");
+        fflush(stdout);
+        return 1;
+    }
+    if (o->json) {
+        printf("{\"line\":%d,\"input\":", lineno);
+        json_string(stdout, line);
+        putchar(',');
+    }
+    print_moves(v, &pos, gen_flags(o), o->json);
+    if (!o->json) {
+        printf("\n");
+        fflush(stdout);
+    }
+    return 0;
 }
 
 int cmd_moves(int argc, char **argv)
 {
     struct options o;
     dm_position pos;
-    int rc = parse_options(argc, argv, &o,
+    int rc = parse_options("moves", argc, argv, &o,
                            "--variant --fen --play --json --keep-duplicates --reference");
     if (rc)
         return rc;
     if (o.positional) {
-        cli_error("unexpected argument '%s'", o.positional);
-        return 2;
+        cli_error("moves: unexpected argument '%s' (FENs come with --fen or on stdin)",
+                  cli_quote(o.positional));
+        return CLI_USAGE;
     }
     const dm_variant *v = cli_variant(o.variant ? o.variant : "international");
     if (!v)
-        return 1;
-    if (o.fen) {
-        if (cli_position(v, o.fen, &pos) || play_moves(v, &pos, o.play))
-            return 1;
-        print_moves(v, &pos, gen_flags(&o), o.json);
-        return 0;
-    }
-    /* One FEN a line; an empty line after each position's moves. A bad line
-     * is reported and the run goes on, with exit status 1 at the end. */
-    char line[4096];
-    int status = 0, lineno = 0;
-    while (fgets(line, sizeof line, stdin)) {
-        lineno++;
-        if (!strchr(line, '\n') && !feof(stdin)) {
-            int c;
-            while ((c = getchar()) != EOF && c != '\n')
-                ;
-            cli_error("line %d: longer than %zu characters", lineno, sizeof line - 2);
-            printf("\n");
-            status = 1;
-            continue;
-        }
-        line[strcspn(line, "\r\n")] = '\0';
-        if (line[0] == '\0')
-            continue;
+        return CLI_BAD_INPUT;
+    if (o.fen || o.play) {
+        /* One position: --fen, or the start when only --play is given. */
         dm_error err;
-        if (dm_fen_parse(v, line, &pos, &err) != 0) {
-            cli_error("line %d: %s", lineno, err.msg);
-            status = 1;
-        } else if (play_moves(v, &pos, o.play)) {
-            status = 1;
-        } else {
-            print_moves(v, &pos, gen_flags(&o), o.json);
+        if (cli_position(v, o.fen, &pos)) {
+            if (o.json) {
+                dm_fen_parse(v, o.fen, &pos, &err);
+                json_error(stdout, NULL, 0, 0, o.fen, err.msg);
+            }
+            return CLI_BAD_INPUT;
         }
-        printf("\n");
-        fflush(stdout);
+        if (play_moves(v, &pos, o.play, &err)) {
+            cli_error("%s", err.msg);
+            if (o.json)
+                json_error(stdout, NULL, 0, 0, o.play, err.msg);
+            return CLI_BAD_INPUT;
+        }
+        if (o.json)
+            putchar('{');
+        print_moves(v, &pos, gen_flags(&o), o.json);
+        return CLI_OK;
+    }
+    /* One FEN a line; a bad line is reported and the run goes on, with exit
+     * status 1 at the end. */
+    char line[LINE_MAX_FEN + 1];
+    int status = CLI_OK, lineno = 0;
+    enum text_line got;
+    while ((got = text_read_line(stdin, line, sizeof line, NULL)) != TEXT_LINE_EOF) {
+        lineno++;
+        if (got == TEXT_LINE_OK && line[strspn(line, " \t")] == '\0')
+            continue; /* blank lines are skipped */
+        if (answer_line(v, &o, lineno, got, line))
+            status = CLI_BAD_INPUT;
     }
     return status;
 }
@@ -252,7 +300,10 @@ static int parse_depth(const char *text)
     char *end;
     long d = text ? strtol(text, &end, 10) : -1;
     if (!text || *end || d < 0 || d > 30) {
-        cli_error("perft needs a depth from 0 to 30, got '%s'", text ? text : "");
+        if (text)
+            cli_error("perft: the depth is a number from 0 to 30, not '%s'", cli_quote(text));
+        else
+            cli_error("perft: give a depth from 0 to 30 (see 'damier perft --help')");
         return -1;
     }
     return (int)d;
@@ -262,17 +313,22 @@ int cmd_perft(int argc, char **argv)
 {
     struct options o;
     dm_position pos;
-    int rc = parse_options(argc, argv, &o,
+    int rc = parse_options("perft", argc, argv, &o,
                            "--variant --fen --play --divide --keep-duplicates --reference "
                            "--every-landing");
     if (rc)
         return rc;
     int depth = parse_depth(o.positional);
     if (depth < 0)
-        return 2;
+        return CLI_USAGE;
     const dm_variant *v = cli_variant(o.variant ? o.variant : "international");
-    if (!v || cli_position(v, o.fen, &pos) || play_moves(v, &pos, o.play))
-        return 1;
+    dm_error err;
+    if (!v || cli_position(v, o.fen, &pos))
+        return CLI_BAD_INPUT;
+    if (play_moves(v, &pos, o.play, &err)) {
+        cli_error("%s", err.msg);
+        return CLI_BAD_INPUT;
+    }
     unsigned flags = gen_flags(&o);
     double t0 = clock_seconds();
     uint64_t total = 0;
@@ -286,6 +342,7 @@ int cmd_perft(int argc, char **argv)
             uint64_t n = dm_perft(v, &next, depth - 1, flags);
             dm_move_format(v, &list.moves[i], &list, text, sizeof text);
             printf("%s %llu\n", text, (unsigned long long)n);
+            fflush(stdout); /* each line as soon as it is counted */
             total += n;
         }
     } else {
@@ -294,5 +351,5 @@ int cmd_perft(int argc, char **argv)
     double secs = clock_seconds() - t0;
     printf("perft %d: %llu nodes in %.3f s, %.1f M nodes/s\n", depth, (unsigned long long)total,
            secs, secs > 0 ? (double)total / secs / 1e6 : 0.0);
-    return 0;
+    return CLI_OK;
 }

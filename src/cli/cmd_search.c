@@ -47,13 +47,24 @@ int cmd_bench_search(int argc, char **argv)
     int depth_delta = 0;
     size_t tt_mb = 16;
     for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "--depth-delta") == 0 && i + 1 < argc)
-            depth_delta = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--hash") == 0 && i + 1 < argc)
-            tt_mb = (size_t)strtoul(argv[++i], NULL, 10);
-        else {
-            cli_error("unexpected argument '%s'", argv[i]);
-            return 2;
+        const char *a = argv[i];
+        int mb;
+        if ((strcmp(a, "--depth-delta") == 0 || strcmp(a, "--hash") == 0) && i + 1 >= argc) {
+            cli_error("bench search: option '%s' needs a value", a);
+            return CLI_USAGE;
+        }
+        if (strcmp(a, "--depth-delta") == 0) {
+            if (cli_number("bench search", a, argv[++i], -20, 20, &depth_delta))
+                return CLI_USAGE;
+        } else if (strcmp(a, "--hash") == 0) {
+            if (cli_number("bench search", a, argv[++i], 1, 4096, &mb))
+                return CLI_USAGE;
+            tt_mb = (size_t)mb;
+        } else if (a[0] == '-' && a[1]) {
+            return cli_unknown_option("bench search", a);
+        } else {
+            cli_error("bench search: unexpected argument '%s'", cli_quote(a));
+            return CLI_USAGE;
         }
     }
     dm_engine *engine = dm_engine_new(tt_mb);
@@ -65,6 +76,7 @@ int cmd_bench_search(int argc, char **argv)
     double total_secs = 0;
     printf("%-14s %-7s %5s %12s %9s %10s %7s  %s\n", "variant", "pos", "depth", "nodes", "seconds",
            "knodes/s", "score", "best");
+    fflush(stdout);
     for (size_t i = 0; i < sizeof workload / sizeof workload[0]; i++) {
         const dm_variant *v = cli_variant(workload[i].variant);
         dm_position pos;

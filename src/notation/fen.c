@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "base/bits.h"
+#include "base/text.h"
 #include "notation/notation.h"
 #include "rules/variant.h"
 
@@ -35,17 +36,37 @@ static int fail(dm_error *err, const char *fmt, ...)
     return -1;
 }
 
+/* Input quoted in a message: control characters and broken UTF-8 escaped
+ * (an ESC sequence in a FEN must not reach a terminal), cut after 40 bytes
+ * so that the reason still fits the message. */
+#define QUOTE_MAX 40
+struct quoted {
+    char s[TEXT_ESCAPED_SIZE(QUOTE_MAX) + 4];
+};
+
+static const char *quote(struct quoted *q, const char *text, size_t len)
+{
+    text_escape(text, len < QUOTE_MAX ? len : QUOTE_MAX, q->s, sizeof q->s - 3);
+    if (len > QUOTE_MAX)
+        strcat(q->s, "...");
+    return q->s;
+}
+
 /* Places one piece; checks the square is free. */
 static int place(const dm_variant *v, dm_position *pos, int color, int cell, char kind,
                  const char *tok, int toklen, dm_error *err)
 {
     dm_bits bit = BIT128(cell);
+    struct quoted q;
+    /* Each square holds one piece, so no list can hold more pieces than the
+     * board has cells. */
     if ((pos->white | pos->black) & bit)
-        return fail(err, "FEN: square '%.*s' is given twice", toklen, tok);
+        return fail(err, "FEN: square '%s' is given twice", quote(&q, tok, (size_t)toklen));
     if (kind == 'K' && v->king == KING_NONE)
-        return fail(err, "FEN: '%.*s': %s has no kings", toklen, tok, v->id);
+        return fail(err, "FEN: '%s': %s has no kings", quote(&q, tok, (size_t)toklen), v->id);
     if (kind == 'P' && !v->parachutes)
-        return fail(err, "FEN: '%.*s': %s has no parachutists", toklen, tok, v->id);
+        return fail(err, "FEN: '%s': %s has no parachutists", quote(&q, tok, (size_t)toklen),
+                    v->id);
     if (color == DM_WHITE)
         pos->white |= bit;
     else
@@ -91,9 +112,10 @@ static int parse_list(const dm_variant *v, dm_position *pos, int color, const ch
         const char *dash = memchr(sq, '-', (size_t)(tok_end - sq));
         const char *sq_end = dash ? dash : tok_end;
         int first = dm_cell_parse(v, sq, (size_t)(sq_end - sq));
+        struct quoted q;
         if (first < 0)
-            return fail(err, "FEN: square '%.*s' does not exist on the %s board of %s",
-                        (int)(sq_end - sq), sq, v->geo->name, v->id);
+            return fail(err, "FEN: square '%s' does not exist on the %s board of %s",
+                        quote(&q, sq, (size_t)(sq_end - sq)), v->geo->name, v->id);
         if (!dash) {
             if (place(v, pos, color, first, kind, tok, len, err))
                 return -1;
@@ -101,10 +123,11 @@ static int parse_list(const dm_variant *v, dm_position *pos, int color, const ch
         }
         int last = dm_cell_parse(v, dash + 1, (size_t)(tok_end - dash - 1));
         if (last < 0 || v->numbering == NUM_ALGEBRAIC)
-            return fail(err, "FEN: range '%.*s' is not two square numbers", len, tok);
+            return fail(err, "FEN: range '%s' is not two square numbers",
+                        quote(&q, tok, (size_t)len));
         int a = notation_cell_order(v, first), b = notation_cell_order(v, last);
         if (a > b)
-            return fail(err, "FEN: range '%.*s' runs backwards", len, tok);
+            return fail(err, "FEN: range '%s' runs backwards", quote(&q, tok, (size_t)len));
         for (int n = a; n <= b; n++) {
             char num[8];
             int nl = snprintf(num, sizeof num, "%d", n);
@@ -121,37 +144,39 @@ static int parse_list(const dm_variant *v, dm_position *pos, int color, const ch
 static int parse_counters(const dm_variant *v, dm_position *pos, const char *p, const char *end,
                           dm_error *err)
 {
-    int len = (int)(end - p);
+    size_t len = (size_t)(end - p);
+    struct quoted q, q2;
+    const char *field = quote(&q, p, len);
     for (int i = 0; i < 2; i++) {
         int color = i == 0 ? DM_BLACK : DM_WHITE;
         if (p >= end || *p != '+' || p + 1 >= end || !isdigit((unsigned char)p[1]))
             return fail(err,
-                        "FEN: king-move counters '%.*s': expected +<count>[square] for "
+                        "FEN: king-move counters '%s': expected +<count>[square] for "
                         "Black, then for White",
-                        len, end - len);
+                        field);
         int count = p[1] - '0';
         const char *sq = p + 2, *sq_end = sq;
         while (sq_end < end && *sq_end != '+')
             sq_end++;
         p = sq_end;
         if (count > 3)
-            return fail(err, "FEN: king-move counters '%.*s': %d is more than 3 moves", len,
-                        end - len, count);
+            return fail(err, "FEN: king-move counters '%s': %d is more than 3 moves", field,
+                        count);
         if (count == 0)
             continue;
         int cell = sq < sq_end ? dm_cell_parse(v, sq, (size_t)(sq_end - sq)) : -1;
         dm_bits own = color == DM_WHITE ? pos->white : pos->black;
         if (cell < 0 || !has128(own & pos->kings, cell))
             return fail(err,
-                        "FEN: king-move counters '%.*s': %s's count needs the square of "
-                        "one of its kings, found '%.*s'",
-                        len, end - len, color ? "Black" : "White", (int)(sq_end - sq), sq);
+                        "FEN: king-move counters '%s': %s's count needs the square of "
+                        "one of its kings, found '%s'",
+                        field, color ? "Black" : "White", quote(&q2, sq, (size_t)(sq_end - sq)));
         pos->king_cell[color] = (uint8_t)cell;
         pos->king_moves[color] = (uint8_t)count;
     }
     if (p != end)
-        return fail(err, "FEN: king-move counters '%.*s': unexpected '%.*s' at the end", len,
-                    end - len, (int)(end - p), p);
+        return fail(err, "FEN: king-move counters '%s': unexpected '%s' at the end", field,
+                    quote(&q2, p, (size_t)(end - p)));
     return 0;
 }
 
@@ -169,16 +194,18 @@ static int parse_unchecked(const dm_variant *v, const char *fen, dm_position *po
     if (p == end)
         return fail(err, "FEN: empty");
     char side = (char)toupper((unsigned char)*p);
+    struct quoted q, q2;
     if (side != 'W' && side != 'B')
-        return fail(err, "FEN '%.*s': expected W or B for the side to move, found '%c'",
-                    (int)(end - p), p, *p);
+        return fail(err, "FEN '%s': expected W or B for the side to move, found '%s'",
+                    quote(&q, p, (size_t)(end - p)), quote(&q2, p, 1));
     pos->side = side == 'W' ? DM_WHITE : DM_BLACK;
     p++;
     bool seen[2] = {false, false};
     const char *counters = NULL, *counters_end = NULL;
     while (p < end) {
         if (*p != ':')
-            return fail(err, "FEN: expected ':' after the side to move, found '%c'", *p);
+            return fail(err, "FEN: expected ':' after the side to move, found '%s'",
+                        quote(&q, p, 1));
         p++;
         const char *field_end = memchr(p, ':', (size_t)(end - p));
         if (!field_end)
@@ -193,16 +220,16 @@ static int parse_unchecked(const dm_variant *v, const char *fen, dm_position *po
             if (parse_list(v, pos, color, p + 1, field_end, err))
                 return -1;
         } else if (tag == 'H' || tag == 'F') {
-            for (const char *q = p + 1; q < field_end; q++)
-                if (!isdigit((unsigned char)*q))
-                    return fail(err, "FEN: '%.*s' is not a move counter",
-                                (int)(field_end - p), p);
+            for (const char *c = p + 1; c < field_end; c++)
+                if (!isdigit((unsigned char)*c))
+                    return fail(err, "FEN: '%s' is not a move counter",
+                                quote(&q, p, (size_t)(field_end - p)));
         } else if (tag == '+' && v->frisian_king_limit) {
             counters = p;
             counters_end = field_end;
         } else {
-            return fail(err, "FEN: unknown field '%.*s' (expected W, B, H or F)",
-                        (int)(field_end - p), p);
+            return fail(err, "FEN: unknown field '%s' (expected W, B, H or F)",
+                        quote(&q, p, (size_t)(field_end - p)));
         }
         p = field_end;
     }
@@ -218,6 +245,15 @@ int notation_men_per_side(const dm_variant *v)
     return w > b ? w : b;
 }
 
+/*
+ * Reads fen and refuses only a position no game can be played from: a
+ * square off the playing cells, a square given twice (so never more pieces
+ * than cells), a piece kind the variant lacks, and a man standing where it
+ * would already have been crowned.  More pieces than the start position has
+ * are fine: problem collections and board editors set such positions up, and
+ * published perft counts start from them (Thai from the 12-man checkers
+ * set-up).
+ */
 int dm_fen_parse(const dm_variant *v, const char *fen, dm_position *pos, dm_error *err)
 {
     if (parse_unchecked(v, fen, pos, err))
@@ -228,14 +264,13 @@ int dm_fen_parse(const dm_variant *v, const char *fen, dm_position *pos, dm_erro
 int notation_check_position(const dm_variant *v, const dm_position *pos, const char *form,
                             dm_error *err)
 {
-    int most = notation_men_per_side(v);
+    /* A man on its promotion squares (promo_bb: the far row, or the few
+     * squares of Corner checkers, none without promotion) would have been
+     * crowned there; the variant's own start position says which such
+     * squares a man may still hold (One Way's Black men start on the row
+     * where White's are crowned, which is theirs too). */
     for (int color = 0; color < 2; color++) {
         dm_bits own = color ? pos->black : pos->white;
-        if (popcount128(own) > most)
-            return fail(err, "%s: %s has %d pieces; %s allows at most %d", form,
-                        color ? "Black" : "White", popcount128(own), v->id, most);
-        /* A man on its promotion squares cannot be; the start position of a
-         * variant decides what can (One Way's men start on rank 8). */
         dm_bits start_own = color ? v->start.black : v->start.white;
         dm_bits men = own & ~pos->kings & ~pos->paras & v->promo_bb[color] & ~start_own;
         if (men) {

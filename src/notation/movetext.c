@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "base/bits.h"
+#include "base/text.h"
 #include "notation/notation.h"
 #include "rules/variant.h"
 
@@ -97,6 +98,18 @@ static bool route_matches(const struct geometry *g, const dm_move *m, const int 
     return j == nwant;
 }
 
+/* The move text quoted in a message: control characters and broken UTF-8
+ * escaped, so that they never reach a terminal as they are; cut after 48
+ * bytes so that the reason still fits. */
+#define QUOTE_MAX 48
+static const char *quote(char *buf, size_t size, const char *text, size_t len)
+{
+    text_escape(text, len < QUOTE_MAX ? len : QUOTE_MAX, buf, size - 3);
+    if (len > QUOTE_MAX)
+        strcat(buf, "...");
+    return buf;
+}
+
 int dm_move_parse(const dm_variant *v, const dm_move_list *legal, const char *text,
                   dm_error *err)
 {
@@ -107,6 +120,8 @@ int dm_move_parse(const dm_variant *v, const dm_move_list *legal, const char *te
     size_t total = strlen(p);
     while (total > 0 && isspace((unsigned char)p[total - 1]))
         total--;
+    char shown[TEXT_ESCAPED_SIZE(QUOTE_MAX) + 4], bad[TEXT_ESCAPED_SIZE(QUOTE_MAX) + 4];
+    quote(shown, sizeof shown, p, total);
     if (total == 0) {
         snprintf(err->msg, sizeof err->msg, "empty move");
         return DM_PARSE_MALFORMED;
@@ -121,29 +136,29 @@ int dm_move_parse(const dm_variant *v, const dm_move_list *legal, const char *te
         while (p < end && isdigit((unsigned char)*p))
             p++;
         if (p == tok || n == DM_MAX_JUMPS + 2) {
-            snprintf(err->msg, sizeof err->msg, "move '%.*s': expected squares joined by - x or :",
-                     (int)total, text);
+            snprintf(err->msg, sizeof err->msg, "move '%s': expected squares joined by - x or :",
+                     shown);
             return DM_PARSE_MALFORMED;
         }
         int cell = dm_cell_parse(v, tok, (size_t)(p - tok));
         if (cell < 0) {
-            snprintf(err->msg, sizeof err->msg, "move '%.*s': square '%.*s' does not exist on the %s board",
-                     (int)total, text, (int)(p - tok), tok, v->geo->name);
+            snprintf(err->msg, sizeof err->msg, "move '%s': square '%s' does not exist on the %s board",
+                     shown, quote(bad, sizeof bad, tok, (size_t)(p - tok)), v->geo->name);
             return DM_PARSE_MALFORMED;
         }
         cells[n++] = cell;
         if (p < end) {
             if (*p != '-' && *p != 'x' && *p != 'X' && *p != ':') {
-                snprintf(err->msg, sizeof err->msg, "move '%.*s': '%c' is not a move separator (- x :)",
-                         (int)total, text, *p);
+                snprintf(err->msg, sizeof err->msg, "move '%s': '%s' is not a move separator (- x :)",
+                         shown, quote(bad, sizeof bad, p, 1));
                 return DM_PARSE_MALFORMED;
             }
             p++;
         }
     }
     if (n == 1 && !(legal->count && (legal->moves[0].flags & DM_MOVE_REMOVAL))) {
-        snprintf(err->msg, sizeof err->msg, "move '%.*s': give the square to move to as well",
-                 (int)total, text);
+        snprintf(err->msg, sizeof err->msg, "move '%s': give the square to move to as well",
+                 shown);
         return DM_PARSE_MALFORMED;
     }
 
@@ -176,21 +191,21 @@ int dm_move_parse(const dm_variant *v, const dm_move_list *legal, const char *te
                 second = i;
         dm_move_format(v, &legal->moves[found], legal, a, sizeof a);
         dm_move_format(v, &legal->moves[second], legal, b, sizeof b);
-        snprintf(err->msg, sizeof err->msg, "move '%.*s' is ambiguous: %d legal moves match, such as %s and %s",
-                 (int)total, text, matches, a, b);
+        snprintf(err->msg, sizeof err->msg, "move '%s' is ambiguous: %d legal moves match, such as %s and %s",
+                 shown, matches, a, b);
         return DM_PARSE_AMBIGUOUS;
     }
     bool captures = legal->count > 0 && legal->moves[0].njumps > 0;
     if (legal->count == 0)
-        snprintf(err->msg, sizeof err->msg, "move '%.*s' is illegal: there is no legal move",
-                 (int)total, text);
+        snprintf(err->msg, sizeof err->msg, "move '%s' is illegal: there is no legal move",
+                 shown);
     else if (captures) {
         char a[96];
         dm_move_format(v, &legal->moves[0], legal, a, sizeof a);
-        snprintf(err->msg, sizeof err->msg, "move '%.*s' is illegal: a capture is compulsory (%s%s)",
-                 (int)total, text, a, legal->count > 1 ? ", ..." : "");
+        snprintf(err->msg, sizeof err->msg, "move '%s' is illegal: a capture is compulsory (%s%s)",
+                 shown, a, legal->count > 1 ? ", ..." : "");
     } else
-        snprintf(err->msg, sizeof err->msg, "move '%.*s' is illegal in this position",
-                 (int)total, text);
+        snprintf(err->msg, sizeof err->msg, "move '%s' is illegal in this position",
+                 shown);
     return DM_PARSE_ILLEGAL;
 }

@@ -27,6 +27,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/text.h"
 #include "notation/pdn.h"
 
 enum { MAX_INPUT = 1 << 30, QUOTE_LOOKAHEAD = 512, MAX_TAGS = 1000 };
@@ -137,26 +138,16 @@ static void syntax_error(struct raw_game *raw, int line, const char *fmt, ...)
 }
 
 /* Shows a piece of input in a message: at most max bytes, whole characters,
- * control characters as '?'. */
+ * control characters and broken UTF-8 escaped by text_escape (as \e, \xHH),
+ * "..." when cut. */
 static void quote(char *buf, size_t size, const char *s, size_t n, size_t max)
 {
-    size_t k = 0, i = 0;
-    while (i < n && i < max && k + 8 < size) {
-        int len = pdn_utf8_len((const unsigned char *)s + i, n - i);
-        if (len <= 1) {
-            buf[k++] = (unsigned char)s[i] < ' ' || s[i] == 0x7F ? '?' : s[i];
-            i++;
-        } else {
-            memcpy(buf + k, s + i, (size_t)len);
-            k += (size_t)len;
-            i += (size_t)len;
-        }
-    }
-    if (i < n && k + 4 < size) {
-        memcpy(buf + k, "...", 3);
-        k += 3;
-    }
-    buf[k] = '\0';
+    size_t take = n < max ? n : max;
+    while (take > 0 && take < n && ((unsigned char)s[take] & 0xC0) == 0x80)
+        take--; /* not inside a character */
+    text_escape(s, take, buf, size - 3);
+    if (take < n)
+        strcat(buf, "...");
 }
 
 /* ---- tokens ----------------------------------------------------------- */

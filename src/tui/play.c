@@ -73,7 +73,7 @@ static bool is_computer(const struct session *s, int color)
 
 /* ---- messages ------------------------------------------------------------ */
 
-/* Shows a message, escaped (text_escape): printed at once in plain mode,
+/* Shows a message, escaped (text_safe): printed at once in plain mode,
  * kept for the message area (word-wrapped) on the full screen. */
 static void say(struct session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void say(struct session *s, const char *fmt, ...)
@@ -85,7 +85,7 @@ static void say(struct session *s, const char *fmt, ...)
     va_end(ap);
     /* Messages quote what the person typed or a file held: escaped, no
      * control byte of it reaches the terminal. */
-    text_escape(raw, strlen(raw), text, sizeof text);
+    text_safe(raw, strlen(raw), text, sizeof text);
     if (!s->fullscreen) {
         printf("%s\n", text);
         return;
@@ -636,7 +636,7 @@ int tui_play(const struct tui_options *o)
     s.match = dm_match_new(&o->match, &err);
     if (!s.match) {
         char shown[TEXT_ESCAPED_SIZE(sizeof err.msg)];
-        fprintf(stderr, "damier: %s\n", text_escape(err.msg, strlen(err.msg), shown, sizeof shown));
+        fprintf(stderr, "damier: %s\n", text_safe(err.msg, strlen(err.msg), shown, sizeof shown));
         return 1;
     }
     s.fullscreen = !o->plain && tui_term_full_screen() && tui_term_enter();

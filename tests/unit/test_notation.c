@@ -227,8 +227,6 @@ static void test_malformed_fens(void **state)
         {"international", "W:W31:B31", "'31'"},
         {"international", "W:W31:B1:W32", "white"},    /* a colour listed twice */
         {"international", "W:W31-50", "black"},        /* a colour missing */
-        {"international", "W:W21-41:B1", "21"},        /* too many pieces */
-        {"frysk", "W:W41-46:B1", "6"},
         {"international", "W:W3:B20", "on 3 "},        /* a man on its promotion row */
         {"international", "W:W31:B48", "on 48 "},
         {"russian", "W:Wa1:Bc1", "c1"},

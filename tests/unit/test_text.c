@@ -67,6 +67,11 @@ static void test_escape(void **state)
     expect_escape("ab\x1b", 3, 4, "ab");
     expect_escape("a\xc3\xbc", 3, 3, "a");
     expect_escape("abc", 3, 1, "");
+    /* text_safe keeps backslashes, so a message that quotes escaped input
+     * comes out the same, while a raw control byte is still caught. */
+    char out2[64];
+    assert_string_equal(text_safe("move '\\e[2J' \x1b", 14, out2, sizeof out2),
+                        "move '\\e[2J' \\e");
     /* The bound holds for the worst input. */
     char worst[16], out[TEXT_ESCAPED_SIZE(16)];
     memset(worst, 0x01, sizeof worst);

@@ -1,0 +1,58 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# match.sh - damier match: a few games at fixed nodes between two Damier
+# levels and against Damier behind Hub, the tally and the Elo line, a
+# resumed match, the SPRT line, and bad input refused.
+. "$(dirname "$0")/common.inc"
+
+# tally FILE: "W D L" of the result line.
+tally() {
+    sed -n 's/^result: .*: \([0-9]*\)-\([0-9]*\)-\([0-9]*\) (W-D-L).*/\1 \2 \3/p' "$1"
+}
+
+run match --engine 'damier level=8' --engine 'damier level=5' --variant english --games 4 \
+    --nodes 3000
+[ "$rc" -eq 0 ] || fail "match level 8 v 5: exit $rc: $(cat "$tmp/err" "$tmp/out")"
+[ "$(grep -c '^game [1-4] (opening [12], Damier level [85] White): ' "$tmp/out")" -eq 4 ] ||
+    fail "match: not 4 game lines: $(cat "$tmp/out")"
+set -- $(tally "$tmp/out")
+[ $(($1 + $2 + $3)) -eq 4 ] || fail "match: the tally does not add up to 4: $(cat "$tmp/out")"
+grep -q '^result: Damier level 8 vs Damier level 5: .* score [0-9.]*%, Elo ' "$tmp/out" ||
+    fail "match: no result line with score and Elo: $(cat "$tmp/out")"
+
+# Against a Hub engine (this very build), with the games written to PDN.
+run match --engine 'damier name=inside' --engine "hub:$DAMIER_BIN hub" --games 2 --nodes 2000 \
+    --variant russian --pdn "$tmp/games.pdn" --sprt 0,50
+[ "$rc" -eq 0 ] || fail "match against hub: exit $rc: $(cat "$tmp/err" "$tmp/out")"
+[ "$(grep -c '^\[Round "[12]"\]' "$tmp/games.pdn")" -eq 2 ] ||
+    fail "match: the PDN file does not hold games 1 and 2"
+grep -q "^\[White \"inside\"\]" "$tmp/games.pdn" || fail "match: the first player is not White in game 1"
+grep -q ', LLR -\{0,1\}[0-9.]* \[-2.94, 2.94\]$' "$tmp/out" || fail "match: no SPRT ratio: $(cat "$tmp/out")"
+grep -q '^sprt: ' "$tmp/out" || fail "match: no sprt verdict line"
+
+# The same file again with more games: the first two are not played again.
+run match --engine 'damier name=inside' --engine "hub:$DAMIER_BIN hub" --games 4 --nodes 2000 \
+    --variant russian --pdn "$tmp/games.pdn"
+[ "$rc" -eq 0 ] || fail "resumed match: exit $rc"
+grep -q '^resumed 2 games from ' "$tmp/out" || fail "match: did not resume: $(cat "$tmp/out")"
+[ "$(grep -c '^game ' "$tmp/out")" -eq 2 ] || fail "resumed match: not 2 new games"
+[ "$(grep -c '^\[Round ' "$tmp/games.pdn")" -eq 4 ] || fail "resumed match: not 4 games in the file"
+set -- $(tally "$tmp/out")
+[ $(($1 + $2 + $3)) -eq 4 ] || fail "resumed match: the tally does not count all 4 games"
+
+# Bad input.
+run match --engine 'chess' --engine 'damier level=1'
+[ "$rc" -eq 2 ] || fail "match with a bad engine: exit $rc, expected 2"
+grep -q "expected 'damier" "$tmp/err" || fail "match with a bad engine: $(cat "$tmp/err")"
+run match --engine 'damier level=1' --engine 'damier level=2' --openings "$tmp/none.txt"
+[ "$rc" -eq 1 ] || fail "match with no opening file: exit $rc, expected 1"
+grep -q 'none.txt: No such file or directory' "$tmp/out" || fail "no opening file: $(cat "$tmp/out")"
+printf '32-28 99-1\n' >"$tmp/bad.txt"
+run match --engine 'damier level=1' --engine 'damier level=2' --openings "$tmp/bad.txt"
+[ "$rc" -eq 1 ] || fail "match with a bad opening: exit $rc, expected 1"
+grep -q 'bad.txt:1: ' "$tmp/out" || fail "bad opening not named by line: $(cat "$tmp/out")"
+run match --engine 'damier level=1' --engine 'hub:/nonexistent/engine' --nodes 100
+[ "$rc" -eq 1 ] || fail "match with an engine that does not start: exit $rc, expected 1"
+grep -q 'did not start as a Hub engine' "$tmp/out" || fail "dead engine: $(cat "$tmp/out")"
+
+finish

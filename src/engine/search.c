@@ -19,9 +19,15 @@
  * as a draw; positions are compared by key, and only back to the last
  * capture or man move, which no later position can repeat across.
  *
- * The search allocates nothing: the per-ply move lists, the principal
- * variation table and the game's keys live in the engine, allocated when it
- * is made (the keys grow, if ever, before a search starts).  It stops at a
+ * The search allocates nothing: the move stack, the principal variation
+ * table and the game's keys live in the engine, allocated when it is made
+ * (the keys grow, if ever, before a search starts).  A node generates into
+ * one scratch list and copies its count moves onto the move stack, where
+ * the plies of the current line hold consecutive slices; a node whose moves
+ * do not fit in what is left of the stack is scored by the evaluation, as
+ * at the last ply (deterministic; the bench's searches need 209 at most).
+ * An engine thus takes under 1 MB besides its transposition table, where a
+ * whole move list per ply took 13.5 MB.  It stops at a
  * depth, a node count or a deadline; the clock is read every
  * SEARCH_CHECK_NODES nodes, the node count at every node, so that a search
  * limited by depth and nodes alone is exactly reproducible.
@@ -36,6 +42,12 @@
 #include "rules/variant.h"
 
 #define SEARCH_MAX_PLY     128       /* plies from the root, extensions included */
+#define SEARCH_MOVE_STACK  4096      /* moves of the plies of one line, together */
+/* The principal variation table is triangular: the line from ply p is kept
+ * for DM_MAX_PV - p moves, all of it that reaches the root's DM_MAX_PV. */
+#define PV_ROW(p)  ((p) * DM_MAX_PV - (p) * ((p) - 1) / 2)
+#define PV_ROOM(p) ((p) < DM_MAX_PV ? DM_MAX_PV - (p) : 0)
+#define PV_MOVES   PV_ROW(DM_MAX_PV)
 #define SEARCH_INF         32000     /* beyond every score                       */
 #define SEARCH_CHECK_NODES 1024      /* nodes between two looks at the clock     */
 #define HISTORY_MAX        (1 << 16) /* history scores are halved beyond this    */
@@ -51,9 +63,8 @@
 
 /* The state of one ply of the current line. */
 struct search_ply {
-    dm_move_list list;
-    int order_key[DM_MAX_MOVES];
-    uint16_t order[DM_MAX_MOVES];
+    int base;           /* where its moves start on the move stack         */
+    int count;          /* how many                                         */
     uint64_t key;       /* of this ply's position                          */
     int reversible;     /* plies back to the last capture or man move      */
     uint16_t killer[2]; /* from << 8 | to of quiet moves that cut off here */
@@ -63,8 +74,15 @@ struct dm_engine {
     struct tt tt;
     struct tt_keys keys;
     struct eval_tables eval;
-    struct search_ply *stack;      /* SEARCH_MAX_PLY + 1      */
-    dm_move (*pv)[SEARCH_MAX_PLY]; /* triangular: pv[ply][...] */
+    struct search_ply stack[SEARCH_MAX_PLY + 1];
+    /* The move stack: each ply's moves, with their ordering keys and the
+     * order they are tried in (indices into the ply's slice). */
+    dm_move *moves;      /* SEARCH_MOVE_STACK */
+    int move_room;       /* of which the plies below the root may use this many */
+    int *order_key;      /* SEARCH_MOVE_STACK */
+    uint16_t *order;     /* SEARCH_MOVE_STACK */
+    dm_move_list scratch; /* where dm_generate writes                   */
+    dm_move *pv;          /* PV_MOVES: row PV_ROW(p) for ply p            */
     int pv_len[SEARCH_MAX_PLY + 1];
     int history[2][DM_MAX_CELLS][DM_MAX_CELLS]; /* [side][from][to]        */
     uint64_t *game_keys;                        /* the positions before the root */
@@ -101,15 +119,19 @@ dm_engine *dm_engine_new(size_t tt_mb)
     struct dm_engine *e = calloc(1, sizeof *e);
     if (!e)
         return NULL;
-    /* Not cleared: a search writes each ply's fields before it reads them,
-     * and a short search touches only the first plies' pages. */
-    e->stack = malloc((SEARCH_MAX_PLY + 1) * sizeof *e->stack);
-    e->pv = malloc(SEARCH_MAX_PLY * sizeof *e->pv);
-    if (!e->stack || !e->pv || !tt_init(&e->tt, tt_mb ? tt_mb : 16)) {
+    /* Not cleared: a search writes each slot before it reads it, and a
+     * short search touches only the first pages. */
+    e->moves = malloc(SEARCH_MOVE_STACK * sizeof *e->moves);
+    e->order_key = malloc(SEARCH_MOVE_STACK * sizeof *e->order_key);
+    e->order = malloc(SEARCH_MOVE_STACK * sizeof *e->order);
+    e->pv = malloc(PV_MOVES * sizeof *e->pv);
+    if (!e->moves || !e->order_key || !e->order || !e->pv ||
+        !tt_init(&e->tt, tt_mb ? tt_mb : 16)) {
         dm_engine_free(e);
         return NULL;
     }
     tt_keys_init(&e->keys);
+    e->move_room = SEARCH_MOVE_STACK;
     return e;
 }
 
@@ -118,7 +140,9 @@ void dm_engine_free(dm_engine *e)
     if (!e)
         return;
     tt_free(&e->tt);
-    free(e->stack);
+    free(e->moves);
+    free(e->order_key);
+    free(e->order);
     free(e->pv);
     free(e->game_keys);
     free(e);
@@ -127,6 +151,12 @@ void dm_engine_free(dm_engine *e)
 void dm_engine_new_game(dm_engine *e)
 {
     tt_clear(&e->tt);
+}
+
+/* A cap below the stack's size, for the tests of the overflow rule. */
+void search_set_move_room(dm_engine *e, int room)
+{
+    e->move_room = room < 0 ? 0 : room > SEARCH_MOVE_STACK ? SEARCH_MOVE_STACK : room;
 }
 
 /* ---- limits -------------------------------------------------------------- */
@@ -255,16 +285,18 @@ static bool is_quiet(const dm_move *m)
     return !(m->flags & (DM_MOVE_CAPTURE | DM_MOVE_PROMOTES));
 }
 
-/* Scores every move of the ply's list for ordering; tt_move is the table's
- * index (or TT_NO_MOVE), checked against its from cell. */
+/* Scores every move of the ply's slice for ordering; tt_move is the
+ * table's index (or TT_NO_MOVE), checked against its from cell. */
 static void order_moves(struct dm_engine *e, const dm_position *pos, int ply, int tt_move,
                         int tt_from)
 {
     struct search_ply *sp = &e->stack[ply];
-    const dm_move_list *list = &sp->list;
+    const dm_move *moves = e->moves + sp->base;
+    int *order_key = e->order_key + sp->base;
+    uint16_t *order = e->order + sp->base;
     const int(*hist)[DM_MAX_CELLS] = e->history[pos->side];
-    for (int i = 0; i < list->count; i++) {
-        const dm_move *m = &list->moves[i];
+    for (int i = 0; i < sp->count; i++) {
+        const dm_move *m = &moves[i];
         int key;
         if (i == tt_move && m->from == tt_from)
             key = ORDER_TT;
@@ -280,23 +312,25 @@ static void order_moves(struct dm_engine *e, const dm_position *pos, int ply, in
             key = ORDER_KILLER;
         else
             key = hist[m->from][m->to];
-        sp->order_key[i] = key;
-        sp->order[i] = (uint16_t)i;
+        order_key[i] = key;
+        order[i] = (uint16_t)i;
     }
 }
 
 /* The index of the k-th move to search: the best of those not yet taken
  * (a selection step, as most nodes cut off after a few moves). */
-static int next_move(struct search_ply *sp, int count, int k)
+static int next_move(struct dm_engine *e, const struct search_ply *sp, int k)
 {
+    const int *order_key = e->order_key + sp->base;
+    uint16_t *order = e->order + sp->base;
     int best = k;
-    for (int j = k + 1; j < count; j++)
-        if (sp->order_key[sp->order[j]] > sp->order_key[sp->order[best]])
+    for (int j = k + 1; j < sp->count; j++)
+        if (order_key[order[j]] > order_key[order[best]])
             best = j;
-    uint16_t t = sp->order[k];
-    sp->order[k] = sp->order[best];
-    sp->order[best] = t;
-    return sp->order[k];
+    uint16_t t = order[k];
+    order[k] = order[best];
+    order[best] = t;
+    return order[k];
 }
 
 static void reward_quiet(struct dm_engine *e, int side, int ply, const dm_move *m, int depth)
@@ -315,14 +349,22 @@ static void reward_quiet(struct dm_engine *e, int side, int ply, const dm_move *
                 e->history[side][f][t] /= 2;
 }
 
+/* The line from ply: m, then the line from ply + 1, as far as the row
+ * has room. */
 static void update_pv(struct dm_engine *e, int ply, const dm_move *m)
 {
-    e->pv[ply][0] = *m;
+    int room = PV_ROOM(ply);
+    if (room == 0) {
+        e->pv_len[ply] = 0;
+        return;
+    }
+    dm_move *row = e->pv + PV_ROW(ply);
+    row[0] = *m;
     int n = e->pv_len[ply + 1];
-    if (n > SEARCH_MAX_PLY - 1 - ply)
-        n = SEARCH_MAX_PLY - 1 - ply;
+    if (n > room - 1)
+        n = room - 1;
     if (n > 0)
-        memcpy(&e->pv[ply][1], &e->pv[ply + 1][0], (size_t)n * sizeof(dm_move));
+        memcpy(&row[1], e->pv + PV_ROW(ply + 1), (size_t)n * sizeof(dm_move));
     e->pv_len[ply] = n + 1;
 }
 
@@ -393,16 +435,19 @@ static int search(struct dm_engine *e, const dm_position *pos, int ply, int dept
             return s;
     }
 
-    dm_move_list *list = &sp->list;
-    dm_generate(v, pos, list, 0);
-    int count = list->count;
+    dm_generate(v, pos, &e->scratch, 0);
+    int count = e->scratch.count;
     if (count == 0)
         return no_move_score(v, ply);
     /* Capture is compulsory: a list that starts with a capture holds only
      * captures.  Where every move jumps (Hawaiian) that says nothing. */
-    bool must_capture = e->has_quiet && (list->moves[0].flags & DM_MOVE_CAPTURE);
-    if (depth <= 0 && !must_capture)
+    bool must_capture = e->has_quiet && (e->scratch.moves[0].flags & DM_MOVE_CAPTURE);
+    if ((depth <= 0 && !must_capture) || sp->base + count > e->move_room)
         return eval_position(&e->eval, pos);
+    dm_move *moves = e->moves + sp->base;
+    memcpy(moves, e->scratch.moves, (size_t)count * sizeof *moves);
+    sp->count = count;
+    e->stack[ply + 1].base = sp->base + count;
 
     int new_depth = depth - 1;
     if (depth <= 0)
@@ -413,8 +458,8 @@ static int search(struct dm_engine *e, const dm_position *pos, int ply, int dept
     order_moves(e, pos, ply, tt_move < count ? tt_move : TT_NO_MOVE, tt_from);
     int old_alpha = alpha, best = -SEARCH_INF, best_index = TT_NO_MOVE;
     for (int k = 0; k < count; k++) {
-        int i = next_move(sp, count, k);
-        const dm_move *m = &list->moves[i];
+        int i = next_move(e, sp, k);
+        const dm_move *m = &moves[i];
         dm_position next;
         play(e, pos, ply, m, &next);
         int s;
@@ -422,7 +467,8 @@ static int search(struct dm_engine *e, const dm_position *pos, int ply, int dept
             s = -search(e, &next, ply + 1, new_depth, -beta, -alpha);
         } else {
             /* Late quiet moves rarely matter: a shallower look first. */
-            int r = depth >= 3 && k >= 3 && is_quiet(m) && sp->order_key[i] < ORDER_KILLER;
+            int r = depth >= 3 && k >= 3 && is_quiet(m) &&
+                    e->order_key[sp->base + i] < ORDER_KILLER;
             s = -search(e, &next, ply + 1, new_depth - r, -alpha - 1, -alpha);
             if (s > alpha && r)
                 s = -search(e, &next, ply + 1, new_depth, -alpha - 1, -alpha);
@@ -448,7 +494,7 @@ static int search(struct dm_engine *e, const dm_position *pos, int ply, int dept
     enum tt_bound bound = best >= beta ? TT_LOWER : best > old_alpha ? TT_EXACT : TT_UPPER;
     int stored = bound == TT_UPPER ? TT_NO_MOVE : best_index;
     tt_store(&e->tt, sp->key, tt_score_to(best, ply), depth, bound, stored,
-             stored == TT_NO_MOVE ? DM_NO_CELL : list->moves[stored].from);
+             stored == TT_NO_MOVE ? DM_NO_CELL : moves[stored].from);
     return best;
 }
 
@@ -466,15 +512,15 @@ struct root_result {
 static struct root_result search_root(struct dm_engine *e, const dm_position *pos, int depth,
                                       bool full_window)
 {
-    struct search_ply *sp = &e->stack[0];
-    int count = sp->list.count;
+    int count = e->stack[0].count;
+    uint16_t *order = e->order; /* the root's slice starts the stack */
     int alpha = -SEARCH_INF, beta = SEARCH_INF;
     struct root_result r = {-1, -SEARCH_INF};
     e->pv_len[0] = 0;
     int new_depth = count == 1 ? depth : depth - 1;
     for (int k = 0; k < count; k++) {
-        int i = sp->order[k];
-        const dm_move *m = &sp->list.moves[i];
+        int i = order[k];
+        const dm_move *m = &e->moves[i];
         dm_position next;
         play(e, pos, 0, m, &next);
         int s;
@@ -495,8 +541,8 @@ static struct root_result search_root(struct dm_engine *e, const dm_position *po
             if (!full_window && s > alpha)
                 alpha = s;
             /* The new best goes to the front for the next iteration. */
-            memmove(&sp->order[1], &sp->order[0], (size_t)k * sizeof sp->order[0]);
-            sp->order[0] = (uint16_t)i;
+            memmove(&order[1], &order[0], (size_t)k * sizeof order[0]);
+            order[0] = (uint16_t)i;
         }
     }
     return r;
@@ -513,12 +559,12 @@ static uint64_t mix64(uint64_t z)
  * seed, in list order so that the choice is reproducible. */
 static int pick_within_margin(const struct dm_engine *e, int best_score)
 {
-    const dm_move_list *list = &e->stack[0].list;
+    int count = e->stack[0].count;
     int margin = e->lim.random_margin, n = 0;
-    for (int i = 0; i < list->count; i++)
+    for (int i = 0; i < count; i++)
         n += e->root_score[i] >= best_score - margin;
     int pick = (int)(mix64(e->lim.seed + 0x9E3779B97F4A7C15ull) % (uint64_t)n);
-    for (int i = 0; i < list->count; i++)
+    for (int i = 0; i < count; i++)
         if (e->root_score[i] >= best_score - margin && pick-- == 0)
             return i;
     return 0;
@@ -528,7 +574,7 @@ static void fill_result(const struct dm_engine *e, dm_search_result *res, int in
                         int depth, const dm_move *pv, int pv_len)
 {
     res->has_move = true;
-    res->best = e->stack[0].list.moves[index];
+    res->best = e->moves[index];
     res->score = score;
     res->depth = depth;
     res->pv_length = pv_len < DM_MAX_PV ? pv_len : DM_MAX_PV;
@@ -567,8 +613,8 @@ int dm_engine_search(dm_engine *e, const dm_variant *v, const dm_position *pos,
     enum dm_outcome decided = rules_goal_reached(v, pos);
     int count = 0;
     if (decided == DM_ONGOING) {
-        dm_generate(v, pos, &root->list, 0);
-        count = root->list.count;
+        dm_generate(v, pos, &e->scratch, 0);
+        count = e->scratch.count;
     }
     if (count == 0) {
         result->score = decided == DM_SIDE_TO_MOVE_WINS    ? DM_SCORE_WIN
@@ -576,19 +622,24 @@ int dm_engine_search(dm_engine *e, const dm_variant *v, const dm_position *pos,
                                                            : no_move_score(v, 0);
         return -1;
     }
+    /* At most DM_MAX_MOVES, which the stack always has room for. */
+    memcpy(e->moves, e->scratch.moves, (size_t)count * sizeof *e->moves);
+    root->base = 0;
+    root->count = count;
+    e->stack[1].base = count;
 
     /* The first ordering: as any node orders, with the table's move. */
     const struct tt_entry *te = tt_probe(&e->tt, root->key);
     order_moves(e, pos, 0, te && te->move < count ? te->move : TT_NO_MOVE,
                 te ? te->from : DM_NO_CELL);
     for (int k = 0; k < count; k++)
-        next_move(root, count, k);
+        next_move(e, root, k);
     plan_time(e, count);
 
     bool full_window = e->lim.random_margin > 0;
     int max_depth = e->lim.depth > 0 && e->lim.depth < DM_MAX_DEPTH ? e->lim.depth : DM_MAX_DEPTH;
     dm_move pv[DM_MAX_PV];
-    int pv_len = 0, best_index = root->order[0], best_score = 0, done = 0;
+    int pv_len = 0, best_index = e->order[0], best_score = 0, done = 0;
     for (int depth = 1; depth <= max_depth; depth++) {
         e->root_depth = depth;
         struct root_result r = search_root(e, pos, depth, full_window);
@@ -599,7 +650,7 @@ int dm_engine_search(dm_engine *e, const dm_variant *v, const dm_position *pos,
         best_index = r.index;
         best_score = r.score;
         pv_len = e->pv_len[0] < DM_MAX_PV ? e->pv_len[0] : DM_MAX_PV;
-        memcpy(pv, e->pv[0], (size_t)pv_len * sizeof pv[0]);
+        memcpy(pv, e->pv, (size_t)pv_len * sizeof pv[0]);
         if (e->stop)
             break;
         done = depth;

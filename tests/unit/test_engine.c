@@ -2,7 +2,8 @@
 /*
  * test_engine.c - the engine: forced wins found, blunders avoided, legal
  * moves in every variant, repetitions, decided scores, giveaway goals and
- * reproducible node counts.
+ * reproducible node counts; engines searching in several threads at once,
+ * the overflow of the move stack.
  *
  * No test depends on the speed of the machine: searches are limited by
  * depth or nodes, and the one test of the time limit injects a clock that
@@ -10,7 +11,11 @@
  * worked out by hand in its comment; International squares are numbered
  * 1-50 from the top left, row r (from the top) holding r*5+1..r*5+5.
  */
+#include <pthread.h>
+
 #include "testutil.h"
+
+#include "engine/engine.h"
 
 /* A search of fen in variant id within limits; result in *r, and the
  * return value of dm_engine_search. */
@@ -364,6 +369,90 @@ static void test_every_variant(void **state)
     dm_engine_free(e);
 }
 
+/* One search for a thread: its own engine, a fresh table. */
+struct job {
+    const char *variant;
+    int depth;
+    dm_search_result result;
+    int rc;
+};
+
+static void run_job(struct job *j)
+{
+    const dm_variant *v = dm_variant_by_id(j->variant);
+    dm_position pos;
+    dm_position_start(v, &pos);
+    dm_engine *e = dm_engine_new(2);
+    j->rc = e ? dm_engine_search(e, v, &pos, NULL, 0, &(dm_search_limits){.depth = j->depth},
+                                 &j->result)
+              : -2;
+    dm_engine_free(e);
+}
+
+static void *job_thread(void *arg)
+{
+    run_job(arg);
+    return NULL;
+}
+
+/* Two engines searching in two threads at once count the same nodes and
+ * choose the same moves as the same searches one after the other: an
+ * engine shares nothing mutable with another. */
+static void test_two_threads(void **state)
+{
+    (void)state;
+    int quick = tu_quick();
+    struct job alone[2] = {{"international", quick ? 5 : 8, {0}, 0},
+                           {"russian", quick ? 7 : 10, {0}, 0}};
+    struct job together[2];
+    memcpy(together, alone, sizeof together);
+    for (int k = 0; k < 2; k++) {
+        run_job(&alone[k]);
+        assert_int_equal(alone[k].rc, 0);
+    }
+    pthread_t t[2];
+    for (int k = 0; k < 2; k++)
+        assert_int_equal(pthread_create(&t[k], NULL, job_thread, &together[k]), 0);
+    for (int k = 0; k < 2; k++)
+        assert_int_equal(pthread_join(t[k], NULL), 0);
+    for (int k = 0; k < 2; k++) {
+        assert_int_equal(together[k].rc, 0);
+        assert_true(alone[k].result.nodes > 1000);
+        assert_int_equal(together[k].result.nodes, alone[k].result.nodes);
+        assert_int_equal(together[k].result.score, alone[k].result.score);
+        assert_true(dm_move_same(&together[k].result.best, &alone[k].result.best));
+    }
+}
+
+/* A move stack too small for the line: the nodes that do not fit are
+ * scored by the evaluation, the search still ends with a legal move, and
+ * does so the same way each time. */
+static void test_move_stack_overflow(void **state)
+{
+    (void)state;
+    const dm_variant *v = tu_variant("international");
+    dm_position pos;
+    dm_position_start(v, &pos);
+    dm_engine *e = dm_engine_new(1);
+    assert_non_null(e);
+    dm_search_limits limits = {.depth = 6};
+    dm_search_result full, small[2];
+    assert_int_equal(dm_engine_search(e, v, &pos, NULL, 0, &limits, &full), 0);
+    /* The root's 9 moves, then room for three plies of about 9 each. */
+    search_set_move_room(e, 9 + 30);
+    for (int k = 0; k < 2; k++) {
+        dm_engine_new_game(e);
+        assert_int_equal(dm_engine_search(e, v, &pos, NULL, 0, &limits, &small[k]), 0);
+        assert_true(is_legal(v, &pos, &small[k].best));
+    }
+    assert_int_equal(small[0].nodes, small[1].nodes);
+    assert_true(small[0].nodes < full.nodes);
+    /* Captures (few moves each) still go deeper than three plies, but
+     * not as deep as with the whole stack. */
+    assert_true(small[0].seldepth < full.seldepth);
+    dm_engine_free(e);
+}
+
 /* The evaluation of the symmetric start positions is even. */
 static void test_eval_start(void **state)
 {
@@ -390,6 +479,8 @@ int main(void)
         cmocka_unit_test(test_time_limits),
         cmocka_unit_test(test_every_variant),
         cmocka_unit_test(test_eval_start),
+        cmocka_unit_test(test_two_threads),
+        cmocka_unit_test(test_move_stack_overflow),
     };
     /* clang-format on */
     return cmocka_run_group_tests(tests, NULL, NULL);

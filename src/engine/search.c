@@ -31,7 +31,14 @@
  * depth, a node count or a deadline; the clock is read every
  * SEARCH_CHECK_NODES nodes, the node count at every node, so that a search
  * limited by depth and nodes alone is exactly reproducible.
+ *
+ * Other threads steer a search through two atomic flags: a stop, read at
+ * every node, and a ponder hit, read at every node while the time limits
+ * wait for it.  Each iteration searches multipv lines one after the other:
+ * line j is the best of the root moves the lines before it did not take,
+ * searched with a full window, so its score is exact.
  */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -88,6 +95,16 @@ struct dm_engine {
     uint64_t *game_keys;                        /* the positions before the root */
     int game_cap, ngame;
 
+    /* Lines of the last search, best first, and those of the iteration in
+     * progress. */
+    dm_search_line lines[DM_MAX_MULTIPV], found[DM_MAX_MULTIPV];
+    int nlines;
+
+    /* Set by other threads (dm_engine_stop, dm_engine_ponder_hit), cleared
+     * as a search returns. */
+    atomic_bool stop_request;
+    atomic_bool ponder_hit;
+
     /* The search in progress. */
     const struct dm_variant *v;
     bool has_quiet; /* the variant has moves that capture nothing */
@@ -96,7 +113,10 @@ struct dm_engine {
     int seldepth;
     int root_depth;
     bool stop;
-    int64_t start_ms, soft_ms, hard_ms; /* deadlines after start; 0: none   */
+    bool pondering; /* the time limits wait for a ponder hit          */
+    int64_t begin_ms;                   /* when the search began          */
+    int64_t start_ms, soft_ms, hard_ms; /* deadlines after start (the move's
+                                           time: a ponder hit moves it); 0: none */
     int root_score[DM_MAX_MOVES];       /* full-window scores (random_margin) */
 };
 
@@ -132,6 +152,8 @@ dm_engine *dm_engine_new(size_t tt_mb)
     }
     tt_keys_init(&e->keys);
     e->move_room = SEARCH_MOVE_STACK;
+    atomic_init(&e->stop_request, false);
+    atomic_init(&e->ponder_hit, false);
     return e;
 }
 
@@ -151,6 +173,24 @@ void dm_engine_free(dm_engine *e)
 void dm_engine_new_game(dm_engine *e)
 {
     tt_clear(&e->tt);
+}
+
+void dm_engine_stop(dm_engine *e)
+{
+    atomic_store_explicit(&e->stop_request, true, memory_order_relaxed);
+}
+
+void dm_engine_ponder_hit(dm_engine *e)
+{
+    atomic_store_explicit(&e->ponder_hit, true, memory_order_relaxed);
+}
+
+int dm_engine_line(const dm_engine *e, int index, dm_search_line *line)
+{
+    if (index < 0 || index >= e->nlines)
+        return -1;
+    *line = e->lines[index];
+    return 0;
 }
 
 /* A cap below the stack's size, for the tests of the overflow rule. */
@@ -203,17 +243,34 @@ static void plan_time(struct dm_engine *e, int nroot)
     e->soft_ms = soft < 1 ? 1 : soft;
 }
 
-/* Whether the search must stop now: called at every node. */
+/* Whether the search must stop now: called at every node.  A ponder hit
+ * starts the move's time here, within a node of its coming. */
 static bool out_of_budget(struct dm_engine *e)
 {
     if (e->stop)
         return true;
-    if (e->lim.nodes && e->nodes >= e->lim.nodes)
+    if (atomic_load_explicit(&e->stop_request, memory_order_relaxed))
         e->stop = true;
-    else if (e->hard_ms && e->nodes % SEARCH_CHECK_NODES == 0 &&
-             now_ms(e) - e->start_ms >= e->hard_ms)
+    else if (e->lim.nodes && e->nodes >= e->lim.nodes)
+        e->stop = true;
+    else if (e->pondering) {
+        if (atomic_load_explicit(&e->ponder_hit, memory_order_relaxed)) {
+            e->pondering = false;
+            e->start_ms = now_ms(e);
+        }
+    } else if (e->hard_ms && e->nodes % SEARCH_CHECK_NODES == 0 &&
+               now_ms(e) - e->start_ms >= e->hard_ms)
         e->stop = true;
     return e->stop;
+}
+
+/* A ponder search that has ended on its own waits for its hit or a stop,
+ * as the protocols require; a sleep of 0.2 ms between looks. */
+static void wait_for_hit(struct dm_engine *e)
+{
+    while (e->pondering && !atomic_load_explicit(&e->stop_request, memory_order_relaxed) &&
+           !atomic_load_explicit(&e->ponder_hit, memory_order_relaxed))
+        nanosleep(&(struct timespec){.tv_nsec = 200000}, NULL);
 }
 
 /* ---- repetitions --------------------------------------------------------- */
@@ -500,17 +557,40 @@ static int search(struct dm_engine *e, const dm_position *pos, int ply, int dept
 
 /* ---- the root ------------------------------------------------------------------ */
 
-/* What an iteration found. */
+/* What a line search found. */
 struct root_result {
     int index; /* of the best move in the root list, -1: none finished */
     int score;
 };
 
-/* One iteration at depth over the root moves, in the order of the stack's
- * order[] (the previous iteration's best first, which it keeps in front).
- * With full_window every move gets an exact score in e->root_score. */
+/* Tells the caller's on_info about a line (index line, 0: the best). */
+static void report(struct dm_engine *e, int depth, int line, int score,
+                   enum dm_score_bound bound, const dm_move *pv, int pv_len)
+{
+    if (!e->lim.on_info)
+        return;
+    int64_t ms = now_ms(e) - e->begin_ms;
+    dm_search_info info = {
+        .depth = depth,
+        .seldepth = e->seldepth,
+        .score = score,
+        .bound = bound,
+        .multipv = line + 1,
+        .nodes = e->nodes,
+        .nps = ms > 0 ? e->nodes * 1000 / (uint64_t)ms : 0,
+        .time_ms = ms,
+        .pv_length = pv_len < DM_MAX_PV ? pv_len : DM_MAX_PV,
+        .pv = pv,
+    };
+    e->lim.on_info(e->lim.info_ctx, &info);
+}
+
+/* One line of an iteration at depth: the root moves from order[first] on
+ * (the lines before took the others), the previous iteration's best first,
+ * which it keeps in front; the line's best goes to order[first].  With
+ * full_window every move gets an exact score in e->root_score. */
 static struct root_result search_root(struct dm_engine *e, const dm_position *pos, int depth,
-                                      bool full_window)
+                                      int first, bool full_window)
 {
     int count = e->stack[0].count;
     uint16_t *order = e->order; /* the root's slice starts the stack */
@@ -518,13 +598,13 @@ static struct root_result search_root(struct dm_engine *e, const dm_position *po
     struct root_result r = {-1, -SEARCH_INF};
     e->pv_len[0] = 0;
     int new_depth = count == 1 ? depth : depth - 1;
-    for (int k = 0; k < count; k++) {
+    for (int k = first; k < count; k++) {
         int i = order[k];
         const dm_move *m = &e->moves[i];
         dm_position next;
         play(e, pos, 0, m, &next);
         int s;
-        if (k == 0 || full_window) {
+        if (k == first || full_window) {
             s = -search(e, &next, 1, new_depth, -beta, -alpha);
         } else {
             s = -search(e, &next, 1, new_depth, -alpha - 1, -alpha);
@@ -541,8 +621,10 @@ static struct root_result search_root(struct dm_engine *e, const dm_position *po
             if (!full_window && s > alpha)
                 alpha = s;
             /* The new best goes to the front for the next iteration. */
-            memmove(&order[1], &order[0], (size_t)k * sizeof order[0]);
-            order[0] = (uint16_t)i;
+            memmove(&order[first + 1], &order[first], (size_t)(k - first) * sizeof order[0]);
+            order[first] = (uint16_t)i;
+            if (k > first)
+                report(e, depth, first, s, DM_BOUND_LOWER, e->pv, e->pv_len[0]);
         }
     }
     return r;
@@ -570,20 +652,121 @@ static int pick_within_margin(const struct dm_engine *e, int best_score)
     return 0;
 }
 
-static void fill_result(const struct dm_engine *e, dm_search_result *res, int index, int score,
-                        int depth, const dm_move *pv, int pv_len)
+/* Sets line to the root move m alone. */
+static void line_of_move(dm_search_line *line, const dm_move *m, int score, int depth,
+                         enum dm_score_bound bound)
 {
-    res->has_move = true;
-    res->best = e->moves[index];
-    res->score = score;
-    res->depth = depth;
-    res->pv_length = pv_len < DM_MAX_PV ? pv_len : DM_MAX_PV;
-    if (res->pv_length > 0)
-        memcpy(res->pv, pv, (size_t)res->pv_length * sizeof *pv);
-    if (res->pv_length == 0 || !dm_move_same(&res->pv[0], &res->best)) {
-        res->pv[0] = res->best;
-        res->pv_length = 1;
+    line->score = score;
+    line->depth = depth;
+    line->bound = bound;
+    line->pv_length = 1;
+    line->pv[0] = *m;
+}
+
+/* Keeps what a line search of the iteration at depth found as found[j]:
+ * the principal variation of the root's row, which starts with its move. */
+static void keep_line(struct dm_engine *e, int j, const struct root_result *r, int depth,
+                      enum dm_score_bound bound)
+{
+    dm_search_line *line = &e->found[j];
+    int n = e->pv_len[0] < DM_MAX_PV ? e->pv_len[0] : DM_MAX_PV;
+    if (n == 0 || !dm_move_same(&e->pv[0], &e->moves[r->index])) {
+        line_of_move(line, &e->moves[r->index], r->score, depth, bound);
+        return;
     }
+    line->score = r->score;
+    line->depth = depth;
+    line->bound = bound;
+    line->pv_length = n;
+    memcpy(line->pv, e->pv, (size_t)n * sizeof line->pv[0]);
+}
+
+/* The iteration's nfound lines replace the kept ones; when a stop cut it
+ * short, the kept lines of other root moves follow them, up to want. */
+static void take_lines(struct dm_engine *e, int nfound, int want)
+{
+    int n = nfound;
+    for (int i = 0; i < e->nlines && n < want; i++) {
+        bool taken = false;
+        for (int j = 0; j < nfound && !taken; j++)
+            taken = dm_move_same(&e->found[j].pv[0], &e->lines[i].pv[0]);
+        if (!taken)
+            e->found[n++] = e->lines[i];
+    }
+    memcpy(e->lines, e->found, (size_t)n * sizeof e->lines[0]);
+    e->nlines = n;
+}
+
+static void fill_result(const struct dm_engine *e, dm_search_result *res, int depth)
+{
+    const dm_search_line *best = &e->lines[0];
+    res->has_move = true;
+    res->best = best->pv[0];
+    res->score = best->score;
+    res->depth = depth;
+    res->pv_length = best->pv_length;
+    memcpy(res->pv, best->pv, (size_t)best->pv_length * sizeof best->pv[0]);
+    res->lines = e->nlines;
+    res->seldepth = e->seldepth;
+    res->nodes = e->nodes;
+    res->time_ms = now_ms(e) - e->begin_ms;
+}
+
+/* The searching proper, once the root's moves are on the stack: the
+ * iterations, and the result from the lines they kept.  Returns the
+ * depth of the last finished iteration. */
+static int iterate(struct dm_engine *e, const dm_position *pos, int count)
+{
+    bool full_window = e->lim.random_margin > 0;
+    int want = full_window || e->lim.multipv <= 1 ? 1 : e->lim.multipv;
+    if (want > count)
+        want = count;
+    if (want > DM_MAX_MULTIPV)
+        want = DM_MAX_MULTIPV;
+    int max_depth = e->lim.depth > 0 && e->lim.depth < DM_MAX_DEPTH ? e->lim.depth : DM_MAX_DEPTH;
+    int done = 0;
+    for (int depth = 1; depth <= max_depth; depth++) {
+        e->root_depth = depth;
+        int nfound = 0;
+        for (int j = 0; j < want; j++) {
+            struct root_result r = search_root(e, pos, depth, j, full_window);
+            if (e->stop && (r.index < 0 || full_window))
+                break;
+            /* A stopped line's best stands if it finished: every move
+             * searched before it scored lower at this depth. */
+            keep_line(e, nfound++, &r, depth, e->stop ? DM_BOUND_LOWER : DM_BOUND_EXACT);
+            if (e->stop)
+                break;
+            const dm_search_line *l = &e->found[j];
+            report(e, depth, j, l->score, DM_BOUND_EXACT, l->pv, l->pv_length);
+        }
+        if (nfound > 0)
+            take_lines(e, nfound, want);
+        if (e->stop)
+            break;
+        done = depth;
+        int to_end = dm_score_plies_to_end(e->lines[0].score);
+        if (to_end && abs(to_end) + 2 <= depth)
+            break; /* a forced end well within the horizon */
+        if (e->soft_ms && !e->pondering && now_ms(e) - e->start_ms >= e->soft_ms)
+            break;
+    }
+    if (e->nlines == 0) /* stopped before any root move was searched */
+        line_of_move(&e->lines[e->nlines++], &e->moves[e->order[0]], 0, 0, DM_BOUND_LOWER);
+    if (full_window && done > 0) {
+        int pick = pick_within_margin(e, e->lines[0].score);
+        line_of_move(&e->lines[0], &e->moves[pick], e->root_score[pick], done, DM_BOUND_EXACT);
+        e->nlines = 1;
+    }
+    return done;
+}
+
+/* Forgets the other threads' signals: they were for the search ending. */
+static int search_returns(struct dm_engine *e, int rc)
+{
+    atomic_store_explicit(&e->stop_request, false, memory_order_relaxed);
+    atomic_store_explicit(&e->ponder_hit, false, memory_order_relaxed);
+    return rc;
 }
 
 int dm_engine_search(dm_engine *e, const dm_variant *v, const dm_position *pos,
@@ -597,8 +780,10 @@ int dm_engine_search(dm_engine *e, const dm_variant *v, const dm_position *pos,
     e->has_quiet = v->man_steps != 0 || v->king != KING_NONE;
     e->nodes = 0;
     e->seldepth = 0;
+    e->nlines = 0;
     e->stop = false;
-    e->start_ms = now_ms(e);
+    e->pondering = e->lim.ponder && !atomic_load_explicit(&e->ponder_hit, memory_order_relaxed);
+    e->begin_ms = e->start_ms = now_ms(e);
     e->tt.age++;
     memset(e->history, 0, sizeof e->history);
     eval_prepare(&e->eval, v);
@@ -620,7 +805,7 @@ int dm_engine_search(dm_engine *e, const dm_variant *v, const dm_position *pos,
         result->score = decided == DM_SIDE_TO_MOVE_WINS    ? DM_SCORE_WIN
                         : decided == DM_SIDE_TO_MOVE_LOSES ? -DM_SCORE_WIN
                                                            : no_move_score(v, 0);
-        return -1;
+        return search_returns(e, -1);
     }
     /* At most DM_MAX_MOVES, which the stack always has room for. */
     memcpy(e->moves, e->scratch.moves, (size_t)count * sizeof *e->moves);
@@ -636,38 +821,8 @@ int dm_engine_search(dm_engine *e, const dm_variant *v, const dm_position *pos,
         next_move(e, root, k);
     plan_time(e, count);
 
-    bool full_window = e->lim.random_margin > 0;
-    int max_depth = e->lim.depth > 0 && e->lim.depth < DM_MAX_DEPTH ? e->lim.depth : DM_MAX_DEPTH;
-    dm_move pv[DM_MAX_PV];
-    int pv_len = 0, best_index = e->order[0], best_score = 0, done = 0;
-    for (int depth = 1; depth <= max_depth; depth++) {
-        e->root_depth = depth;
-        struct root_result r = search_root(e, pos, depth, full_window);
-        if (e->stop && (r.index < 0 || full_window))
-            break;
-        /* A stopped iteration's best stands if it finished: every move
-         * searched before it scored lower at this depth. */
-        best_index = r.index;
-        best_score = r.score;
-        pv_len = e->pv_len[0] < DM_MAX_PV ? e->pv_len[0] : DM_MAX_PV;
-        memcpy(pv, e->pv, (size_t)pv_len * sizeof pv[0]);
-        if (e->stop)
-            break;
-        done = depth;
-        int to_end = dm_score_plies_to_end(best_score);
-        if (to_end && abs(to_end) + 2 <= depth)
-            break; /* a forced end well within the horizon */
-        if (e->soft_ms && now_ms(e) - e->start_ms >= e->soft_ms)
-            break;
-    }
-    if (full_window && done > 0) {
-        best_index = pick_within_margin(e, best_score);
-        best_score = e->root_score[best_index];
-        pv_len = 0;
-    }
-    fill_result(e, result, best_index, best_score, done, pv, pv_len);
-    result->seldepth = e->seldepth;
-    result->nodes = e->nodes;
-    result->time_ms = now_ms(e) - e->start_ms;
-    return 0;
+    int done = iterate(e, pos, count);
+    wait_for_hit(e);
+    fill_result(e, result, done);
+    return search_returns(e, 0);
 }

@@ -17,6 +17,7 @@ int cmd_bench(int argc, char **argv);
 int cmd_bench_search(int argc, char **argv); /* bench search (cmd_search.c) */
 int cmd_play(int argc, char **argv);
 int cmd_pdn(int argc, char **argv);
+int cmd_analyse(int argc, char **argv); /* cmd_analyse.c */
 
 /* Helpers shared by the commands. */
 const dm_variant *cli_variant(const char *id);           /* error line if unknown */

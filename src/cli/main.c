@@ -31,6 +31,11 @@ static const struct command {
      "                           play in the terminal, against the computer or a friend"},
     {"pdn", cmd_pdn, "pdn check|convert [--variant V] [--to pdn|fen|json] FILE...\n"
      "                           replay PDN games; write them as PDN, FEN or JSON"},
+    {"analyse", cmd_analyse,
+     "analyse [--variant V] [--fen F] [--moves M] [--time S | --depth D | --nodes N]\n"
+     "        [--multipv K]      a line per iteration, then the best move; defaults:\n"
+     "                           international, its start, 5 seconds; scores in men\n"
+     "                           (+0.25), decided: win-in-N/loss-in-N plies (half-moves)"},
 };
 
 static void usage(FILE *out)

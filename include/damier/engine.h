@@ -20,15 +20,21 @@ extern "C" {
  * from a table per family of variants.  Scores are in hundredths of a man
  * from the side to move's point of view; a game decided by the rules (no
  * move left, giveaway's inverted goal, Breakthrough's first king) scores
- * DM_SCORE_WIN minus the plies it takes, negated for a loss.  An engine is
- * used by one thread at a time; it allocates everything in dm_engine_new
- * and nothing while it searches.
+ * DM_SCORE_WIN minus the plies it takes, negated for a loss.
+ *
+ * Threads: an engine searches on one thread at a time (the thread that
+ * calls dm_engine_search); engines share nothing mutable, so several may
+ * search on several threads at once.  Any other thread may call
+ * dm_engine_stop and dm_engine_ponder_hit on an engine while it searches.
+ * An engine allocates everything in dm_engine_new (under 1 MB besides its
+ * transposition table) and nothing while it searches.
  */
 
 #define DM_SCORE_WIN     30000 /* the side to move has won                      */
 #define DM_SCORE_DECIDED 29000 /* |score| above this: a forced win or loss      */
 #define DM_MAX_PV        64    /* moves of the principal variation kept         */
 #define DM_MAX_DEPTH     100   /* nominal plies an iteration may reach          */
+#define DM_MAX_MULTIPV   16    /* lines a search may keep (dm_search_limits.multipv) */
 
 /* Plies to the end of a decided score (> 0 for a win, < 0 for a loss), or 0
  * when the score is not decided. */
@@ -40,6 +46,39 @@ static inline int dm_score_plies_to_end(int score)
 }
 
 typedef struct dm_engine dm_engine;
+
+/* What a score says about the true value of its line. */
+enum dm_score_bound {
+    DM_BOUND_EXACT = 0, /* the line was searched to its depth              */
+    DM_BOUND_LOWER = 1, /* the best so far of an unfinished iteration: the
+                           position is worth at least this                 */
+};
+
+/* What the search reports as it goes (dm_search_limits.on_info).  A report
+ * comes after each finished line of an iteration (each multipv line, with
+ * its index) and each time a new root move becomes the best of a line
+ * within an iteration (DM_BOUND_LOWER). */
+typedef struct dm_search_info {
+    int depth;             /* nominal plies of the iteration                 */
+    int seldepth;          /* the deepest ply the search has reached         */
+    int score;             /* as dm_search_result.score, for this line       */
+    enum dm_score_bound bound;
+    int multipv;           /* the line: 1 is the best, 2 the next ...        */
+    uint64_t nodes;        /* since the search started                       */
+    uint64_t nps;          /* nodes per second (0 before the first ms)       */
+    int64_t time_ms;       /* since the search started                       */
+    int pv_length;
+    const dm_move *pv;     /* the line; valid during the call only           */
+} dm_search_info;
+
+/* One line of a multipv search (dm_engine_line). */
+typedef struct dm_search_line {
+    int score;
+    int depth;             /* the iteration that found it                    */
+    enum dm_score_bound bound;
+    int pv_length;
+    dm_move pv[DM_MAX_PV]; /* pv[0] is the line's root move                  */
+} dm_search_line;
 
 /* When to stop; zero fields do not limit.  Without depth, nodes or time the
  * search goes to DM_MAX_DEPTH.  With only depth and nodes it is exactly
@@ -59,6 +98,20 @@ typedef struct dm_search_limits {
     uint64_t seed;
     dm_time_source *now;    /* NULL: the monotonic clock                        */
     void *now_ctx;
+    /* Called on the searching thread, within dm_engine_search, with what
+     * it found so far (NULL: no reports).  It must return quickly and not
+     * call the engine, except dm_engine_stop and dm_engine_ponder_hit. */
+    void (*on_info)(void *ctx, const dm_search_info *info);
+    void *info_ctx;
+    /* Pondering: the time limits are not armed until dm_engine_ponder_hit
+     * (depth and nodes still limit); a ponder search that ends before the
+     * hit or a stop waits for one of them before it returns. */
+    bool ponder;
+    /* The best multipv root moves (0 or 1: the best only; at most
+     * DM_MAX_MULTIPV), each with an exact score and its own line, searched
+     * one after another within each iteration.  Ignored with
+     * random_margin, which scores every root move anyway. */
+    int multipv;
 } dm_search_limits;
 
 typedef struct dm_search_result {
@@ -70,7 +123,8 @@ typedef struct dm_search_result {
     uint64_t nodes;
     int64_t time_ms;
     int pv_length;
-    dm_move pv[DM_MAX_PV];  /* pv[0] is best                                    */
+    dm_move pv[DM_MAX_PV];  /* pv[0] is best, pv[1] the reply to ponder on      */
+    int lines;              /* multipv lines kept: dm_engine_line(e, 0..lines-1) */
 } dm_search_result;
 
 /* An engine with a transposition table of about tt_mb megabytes (0: 16),
@@ -90,6 +144,26 @@ void dm_engine_new_game(dm_engine *e);
 int dm_engine_search(dm_engine *e, const dm_variant *v, const dm_position *pos,
                      const dm_position *history, int nhistory, const dm_search_limits *limits,
                      dm_search_result *result);
+
+/* Line index (0: the best) of the last search of e, best first, into
+ * *line; -1 if there is no such line.  Line 0 is the result's best move
+ * and principal variation.  When a stop ended an iteration early, its
+ * finished lines come first and the previous iteration's others follow. */
+int dm_engine_line(const dm_engine *e, int index, dm_search_line *line);
+
+/*
+ * Stops the search running on e as soon as possible (it checks at every
+ * node); it returns its best move so far: the last finished iteration's,
+ * or the best of an unfinished one when a root move has been searched to
+ * the end.  May be called from any thread.  A stop (or a ponder hit) that
+ * comes before the search starts is kept for it, so that none is lost; the
+ * search forgets both when it returns, so a caller must not send one after
+ * it knows the search has returned (the next search would take it).
+ */
+void dm_engine_stop(dm_engine *e);
+/* Ends the pondering of the search running on e: its time limits start from
+ * this moment, as if the move's time began now.  Any thread. */
+void dm_engine_ponder_hit(dm_engine *e);
 
 /* The static evaluation of pos for its side to move (no search). */
 int dm_evaluate(const dm_variant *v, const dm_position *pos);

@@ -25,6 +25,7 @@ int cmd_hub(int argc, char **argv);  /* cmd_proto.c */
 int cmd_dxp(int argc, char **argv);  /* cmd_proto.c */
 int cmd_match(int argc, char **argv);    /* cmd_match.c */
 int cmd_openings(int argc, char **argv); /* cmd_match.c */
+int cmd_analyse(int argc, char **argv); /* cmd_analyse.c */
 
 /* Helpers shared by the commands. */
 const dm_variant *cli_variant(const char *id);           /* error line if unknown */

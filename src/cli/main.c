@@ -192,6 +192,24 @@ static const struct command {
      "Writes N openings (default 100) of P plies (default 6), one a line: random\n"
      "walks from the start, reproducible from S, each kept when a short search\n"
      "finds it within a quarter of a man and its position is new.\n" HELP_HELP},
+    {"analyse", cmd_analyse, "the engine's analysis of a position",
+     "usage: damier analyse [OPTIONS]\n"
+     "\n"
+     "Searches one position and prints a line per finished iteration (and per new\n"
+     "best line within one), flushed at once, then the result:\n"
+     "  depth 6 seldepth 11 multipv 1 score +0.25 nodes 10408 nps 2081600 time 5 pv 32-28 ...\n"
+     "  best 32-28 ponder 18-23 score +0.12 depth 14\n"
+     "Scores are in men for the side to move (+0.25); a decided game reads win-in-N\n"
+     "or loss-in-N, N plies (half-moves) to its end; lowerbound marks the score of\n"
+     "an unfinished iteration's best move.  time is in milliseconds.\n"
+     "\n" HELP_VARIANT HELP_FEN
+     "  --moves M          moves played from the position first (blank-separated, in\n"
+     "                     the variant's notation); they are the game's history, so\n"
+     "                     a repetition is seen\n"
+     "  --time S           search S seconds (default 5)\n"
+     "  --depth D          search to depth D instead\n"
+     "  --nodes N          search N nodes instead\n"
+     "  --multipv K        the K best moves, each with its own score and line (1-16)\n" HELP_HELP},
     {"version", NULL, "print the version", "usage: damier version (or damier --version)\n"},
 };
 

@@ -80,6 +80,12 @@ static inline int tt_score_from(int score, int ply)
     return score > DM_SCORE_DECIDED ? score - ply : score < -DM_SCORE_DECIDED ? score + ply : score;
 }
 
+/* ---- search.c ------------------------------------------------------------- */
+
+/* For the tests: lets the plies below the root use only room moves of the
+ * move stack (clamped to its size), so that the overflow rule is tried. */
+void search_set_move_room(dm_engine *e, int room);
+
 /* ---- eval.c: the static evaluation ---------------------------------------- */
 
 /* What the evaluation precomputes for one variant: which weights apply and

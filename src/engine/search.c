@@ -19,13 +19,26 @@
  * as a draw; positions are compared by key, and only back to the last
  * capture or man move, which no later position can repeat across.
  *
- * The search allocates nothing: the per-ply move lists, the principal
- * variation table and the game's keys live in the engine, allocated when it
- * is made (the keys grow, if ever, before a search starts).  It stops at a
+ * The search allocates nothing: the move stack, the principal variation
+ * table and the game's keys live in the engine, allocated when it is made
+ * (the keys grow, if ever, before a search starts).  A node generates into
+ * one scratch list and copies its count moves onto the move stack, where
+ * the plies of the current line hold consecutive slices; a node whose moves
+ * do not fit in what is left of the stack is scored by the evaluation, as
+ * at the last ply (deterministic; the bench's searches need 209 at most).
+ * An engine thus takes under 1 MB besides its transposition table, where a
+ * whole move list per ply took 13.5 MB.  It stops at a
  * depth, a node count or a deadline; the clock is read every
  * SEARCH_CHECK_NODES nodes, the node count at every node, so that a search
  * limited by depth and nodes alone is exactly reproducible.
+ *
+ * Other threads steer a search through two atomic flags: a stop, read at
+ * every node, and a ponder hit, read at every node while the time limits
+ * wait for it.  Each iteration searches multipv lines one after the other:
+ * line j is the best of the root moves the lines before it did not take,
+ * searched with a full window, so its score is exact.
  */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -36,6 +49,12 @@
 #include "rules/variant.h"
 
 #define SEARCH_MAX_PLY     128       /* plies from the root, extensions included */
+#define SEARCH_MOVE_STACK  4096      /* moves of the plies of one line, together */
+/* The principal variation table is triangular: the line from ply p is kept
+ * for DM_MAX_PV - p moves, all of it that reaches the root's DM_MAX_PV. */
+#define PV_ROW(p)  ((p) * DM_MAX_PV - (p) * ((p) - 1) / 2)
+#define PV_ROOM(p) ((p) < DM_MAX_PV ? DM_MAX_PV - (p) : 0)
+#define PV_MOVES   PV_ROW(DM_MAX_PV)
 #define SEARCH_INF         32000     /* beyond every score                       */
 #define SEARCH_CHECK_NODES 1024      /* nodes between two looks at the clock     */
 #define HISTORY_MAX        (1 << 16) /* history scores are halved beyond this    */
@@ -51,9 +70,8 @@
 
 /* The state of one ply of the current line. */
 struct search_ply {
-    dm_move_list list;
-    int order_key[DM_MAX_MOVES];
-    uint16_t order[DM_MAX_MOVES];
+    int base;           /* where its moves start on the move stack         */
+    int count;          /* how many                                         */
     uint64_t key;       /* of this ply's position                          */
     int reversible;     /* plies back to the last capture or man move      */
     uint16_t killer[2]; /* from << 8 | to of quiet moves that cut off here */
@@ -63,12 +81,29 @@ struct dm_engine {
     struct tt tt;
     struct tt_keys keys;
     struct eval_tables eval;
-    struct search_ply *stack;      /* SEARCH_MAX_PLY + 1      */
-    dm_move (*pv)[SEARCH_MAX_PLY]; /* triangular: pv[ply][...] */
+    struct search_ply stack[SEARCH_MAX_PLY + 1];
+    /* The move stack: each ply's moves, with their ordering keys and the
+     * order they are tried in (indices into the ply's slice). */
+    dm_move *moves;      /* SEARCH_MOVE_STACK */
+    int move_room;       /* of which the plies below the root may use this many */
+    int *order_key;      /* SEARCH_MOVE_STACK */
+    uint16_t *order;     /* SEARCH_MOVE_STACK */
+    dm_move_list scratch; /* where dm_generate writes                   */
+    dm_move *pv;          /* PV_MOVES: row PV_ROW(p) for ply p            */
     int pv_len[SEARCH_MAX_PLY + 1];
     int history[2][DM_MAX_CELLS][DM_MAX_CELLS]; /* [side][from][to]        */
     uint64_t *game_keys;                        /* the positions before the root */
     int game_cap, ngame;
+
+    /* Lines of the last search, best first, and those of the iteration in
+     * progress. */
+    dm_search_line lines[DM_MAX_MULTIPV], found[DM_MAX_MULTIPV];
+    int nlines;
+
+    /* Set by other threads (dm_engine_stop, dm_engine_ponder_hit), cleared
+     * as a search returns. */
+    atomic_bool stop_request;
+    atomic_bool ponder_hit;
 
     /* The search in progress. */
     const struct dm_variant *v;
@@ -78,7 +113,10 @@ struct dm_engine {
     int seldepth;
     int root_depth;
     bool stop;
-    int64_t start_ms, soft_ms, hard_ms; /* deadlines after start; 0: none   */
+    bool pondering; /* the time limits wait for a ponder hit          */
+    int64_t begin_ms;                   /* when the search began          */
+    int64_t start_ms, soft_ms, hard_ms; /* deadlines after start (the move's
+                                           time: a ponder hit moves it); 0: none */
     int root_score[DM_MAX_MOVES];       /* full-window scores (random_margin) */
 };
 
@@ -101,15 +139,21 @@ dm_engine *dm_engine_new(size_t tt_mb)
     struct dm_engine *e = calloc(1, sizeof *e);
     if (!e)
         return NULL;
-    /* Not cleared: a search writes each ply's fields before it reads them,
-     * and a short search touches only the first plies' pages. */
-    e->stack = malloc((SEARCH_MAX_PLY + 1) * sizeof *e->stack);
-    e->pv = malloc(SEARCH_MAX_PLY * sizeof *e->pv);
-    if (!e->stack || !e->pv || !tt_init(&e->tt, tt_mb ? tt_mb : 16)) {
+    /* Not cleared: a search writes each slot before it reads it, and a
+     * short search touches only the first pages. */
+    e->moves = malloc(SEARCH_MOVE_STACK * sizeof *e->moves);
+    e->order_key = malloc(SEARCH_MOVE_STACK * sizeof *e->order_key);
+    e->order = malloc(SEARCH_MOVE_STACK * sizeof *e->order);
+    e->pv = malloc(PV_MOVES * sizeof *e->pv);
+    if (!e->moves || !e->order_key || !e->order || !e->pv ||
+        !tt_init(&e->tt, tt_mb ? tt_mb : 16)) {
         dm_engine_free(e);
         return NULL;
     }
     tt_keys_init(&e->keys);
+    e->move_room = SEARCH_MOVE_STACK;
+    atomic_init(&e->stop_request, false);
+    atomic_init(&e->ponder_hit, false);
     return e;
 }
 
@@ -118,7 +162,9 @@ void dm_engine_free(dm_engine *e)
     if (!e)
         return;
     tt_free(&e->tt);
-    free(e->stack);
+    free(e->moves);
+    free(e->order_key);
+    free(e->order);
     free(e->pv);
     free(e->game_keys);
     free(e);
@@ -127,6 +173,30 @@ void dm_engine_free(dm_engine *e)
 void dm_engine_new_game(dm_engine *e)
 {
     tt_clear(&e->tt);
+}
+
+void dm_engine_stop(dm_engine *e)
+{
+    atomic_store_explicit(&e->stop_request, true, memory_order_relaxed);
+}
+
+void dm_engine_ponder_hit(dm_engine *e)
+{
+    atomic_store_explicit(&e->ponder_hit, true, memory_order_relaxed);
+}
+
+int dm_engine_line(const dm_engine *e, int index, dm_search_line *line)
+{
+    if (index < 0 || index >= e->nlines)
+        return -1;
+    *line = e->lines[index];
+    return 0;
+}
+
+/* A cap below the stack's size, for the tests of the overflow rule. */
+void search_set_move_room(dm_engine *e, int room)
+{
+    e->move_room = room < 0 ? 0 : room > SEARCH_MOVE_STACK ? SEARCH_MOVE_STACK : room;
 }
 
 /* ---- limits -------------------------------------------------------------- */
@@ -173,17 +243,34 @@ static void plan_time(struct dm_engine *e, int nroot)
     e->soft_ms = soft < 1 ? 1 : soft;
 }
 
-/* Whether the search must stop now: called at every node. */
+/* Whether the search must stop now: called at every node.  A ponder hit
+ * starts the move's time here, within a node of its coming. */
 static bool out_of_budget(struct dm_engine *e)
 {
     if (e->stop)
         return true;
-    if (e->lim.nodes && e->nodes >= e->lim.nodes)
+    if (atomic_load_explicit(&e->stop_request, memory_order_relaxed))
         e->stop = true;
-    else if (e->hard_ms && e->nodes % SEARCH_CHECK_NODES == 0 &&
-             now_ms(e) - e->start_ms >= e->hard_ms)
+    else if (e->lim.nodes && e->nodes >= e->lim.nodes)
+        e->stop = true;
+    else if (e->pondering) {
+        if (atomic_load_explicit(&e->ponder_hit, memory_order_relaxed)) {
+            e->pondering = false;
+            e->start_ms = now_ms(e);
+        }
+    } else if (e->hard_ms && e->nodes % SEARCH_CHECK_NODES == 0 &&
+               now_ms(e) - e->start_ms >= e->hard_ms)
         e->stop = true;
     return e->stop;
+}
+
+/* A ponder search that has ended on its own waits for its hit or a stop,
+ * as the protocols require; a sleep of 0.2 ms between looks. */
+static void wait_for_hit(struct dm_engine *e)
+{
+    while (e->pondering && !atomic_load_explicit(&e->stop_request, memory_order_relaxed) &&
+           !atomic_load_explicit(&e->ponder_hit, memory_order_relaxed))
+        nanosleep(&(struct timespec){.tv_nsec = 200000}, NULL);
 }
 
 /* ---- repetitions --------------------------------------------------------- */
@@ -255,16 +342,18 @@ static bool is_quiet(const dm_move *m)
     return !(m->flags & (DM_MOVE_CAPTURE | DM_MOVE_PROMOTES));
 }
 
-/* Scores every move of the ply's list for ordering; tt_move is the table's
- * index (or TT_NO_MOVE), checked against its from cell. */
+/* Scores every move of the ply's slice for ordering; tt_move is the
+ * table's index (or TT_NO_MOVE), checked against its from cell. */
 static void order_moves(struct dm_engine *e, const dm_position *pos, int ply, int tt_move,
                         int tt_from)
 {
     struct search_ply *sp = &e->stack[ply];
-    const dm_move_list *list = &sp->list;
+    const dm_move *moves = e->moves + sp->base;
+    int *order_key = e->order_key + sp->base;
+    uint16_t *order = e->order + sp->base;
     const int(*hist)[DM_MAX_CELLS] = e->history[pos->side];
-    for (int i = 0; i < list->count; i++) {
-        const dm_move *m = &list->moves[i];
+    for (int i = 0; i < sp->count; i++) {
+        const dm_move *m = &moves[i];
         int key;
         if (i == tt_move && m->from == tt_from)
             key = ORDER_TT;
@@ -280,23 +369,25 @@ static void order_moves(struct dm_engine *e, const dm_position *pos, int ply, in
             key = ORDER_KILLER;
         else
             key = hist[m->from][m->to];
-        sp->order_key[i] = key;
-        sp->order[i] = (uint16_t)i;
+        order_key[i] = key;
+        order[i] = (uint16_t)i;
     }
 }
 
 /* The index of the k-th move to search: the best of those not yet taken
  * (a selection step, as most nodes cut off after a few moves). */
-static int next_move(struct search_ply *sp, int count, int k)
+static int next_move(struct dm_engine *e, const struct search_ply *sp, int k)
 {
+    const int *order_key = e->order_key + sp->base;
+    uint16_t *order = e->order + sp->base;
     int best = k;
-    for (int j = k + 1; j < count; j++)
-        if (sp->order_key[sp->order[j]] > sp->order_key[sp->order[best]])
+    for (int j = k + 1; j < sp->count; j++)
+        if (order_key[order[j]] > order_key[order[best]])
             best = j;
-    uint16_t t = sp->order[k];
-    sp->order[k] = sp->order[best];
-    sp->order[best] = t;
-    return sp->order[k];
+    uint16_t t = order[k];
+    order[k] = order[best];
+    order[best] = t;
+    return order[k];
 }
 
 static void reward_quiet(struct dm_engine *e, int side, int ply, const dm_move *m, int depth)
@@ -315,14 +406,22 @@ static void reward_quiet(struct dm_engine *e, int side, int ply, const dm_move *
                 e->history[side][f][t] /= 2;
 }
 
+/* The line from ply: m, then the line from ply + 1, as far as the row
+ * has room. */
 static void update_pv(struct dm_engine *e, int ply, const dm_move *m)
 {
-    e->pv[ply][0] = *m;
+    int room = PV_ROOM(ply);
+    if (room == 0) {
+        e->pv_len[ply] = 0;
+        return;
+    }
+    dm_move *row = e->pv + PV_ROW(ply);
+    row[0] = *m;
     int n = e->pv_len[ply + 1];
-    if (n > SEARCH_MAX_PLY - 1 - ply)
-        n = SEARCH_MAX_PLY - 1 - ply;
+    if (n > room - 1)
+        n = room - 1;
     if (n > 0)
-        memcpy(&e->pv[ply][1], &e->pv[ply + 1][0], (size_t)n * sizeof(dm_move));
+        memcpy(&row[1], e->pv + PV_ROW(ply + 1), (size_t)n * sizeof(dm_move));
     e->pv_len[ply] = n + 1;
 }
 
@@ -393,16 +492,19 @@ static int search(struct dm_engine *e, const dm_position *pos, int ply, int dept
             return s;
     }
 
-    dm_move_list *list = &sp->list;
-    dm_generate(v, pos, list, 0);
-    int count = list->count;
+    dm_generate(v, pos, &e->scratch, 0);
+    int count = e->scratch.count;
     if (count == 0)
         return no_move_score(v, ply);
     /* Capture is compulsory: a list that starts with a capture holds only
      * captures.  Where every move jumps (Hawaiian) that says nothing. */
-    bool must_capture = e->has_quiet && (list->moves[0].flags & DM_MOVE_CAPTURE);
-    if (depth <= 0 && !must_capture)
+    bool must_capture = e->has_quiet && (e->scratch.moves[0].flags & DM_MOVE_CAPTURE);
+    if ((depth <= 0 && !must_capture) || sp->base + count > e->move_room)
         return eval_position(&e->eval, pos);
+    dm_move *moves = e->moves + sp->base;
+    memcpy(moves, e->scratch.moves, (size_t)count * sizeof *moves);
+    sp->count = count;
+    e->stack[ply + 1].base = sp->base + count;
 
     int new_depth = depth - 1;
     if (depth <= 0)
@@ -413,8 +515,8 @@ static int search(struct dm_engine *e, const dm_position *pos, int ply, int dept
     order_moves(e, pos, ply, tt_move < count ? tt_move : TT_NO_MOVE, tt_from);
     int old_alpha = alpha, best = -SEARCH_INF, best_index = TT_NO_MOVE;
     for (int k = 0; k < count; k++) {
-        int i = next_move(sp, count, k);
-        const dm_move *m = &list->moves[i];
+        int i = next_move(e, sp, k);
+        const dm_move *m = &moves[i];
         dm_position next;
         play(e, pos, ply, m, &next);
         int s;
@@ -422,7 +524,8 @@ static int search(struct dm_engine *e, const dm_position *pos, int ply, int dept
             s = -search(e, &next, ply + 1, new_depth, -beta, -alpha);
         } else {
             /* Late quiet moves rarely matter: a shallower look first. */
-            int r = depth >= 3 && k >= 3 && is_quiet(m) && sp->order_key[i] < ORDER_KILLER;
+            int r = depth >= 3 && k >= 3 && is_quiet(m) &&
+                    e->order_key[sp->base + i] < ORDER_KILLER;
             s = -search(e, &next, ply + 1, new_depth - r, -alpha - 1, -alpha);
             if (s > alpha && r)
                 s = -search(e, &next, ply + 1, new_depth, -alpha - 1, -alpha);
@@ -448,37 +551,60 @@ static int search(struct dm_engine *e, const dm_position *pos, int ply, int dept
     enum tt_bound bound = best >= beta ? TT_LOWER : best > old_alpha ? TT_EXACT : TT_UPPER;
     int stored = bound == TT_UPPER ? TT_NO_MOVE : best_index;
     tt_store(&e->tt, sp->key, tt_score_to(best, ply), depth, bound, stored,
-             stored == TT_NO_MOVE ? DM_NO_CELL : list->moves[stored].from);
+             stored == TT_NO_MOVE ? DM_NO_CELL : moves[stored].from);
     return best;
 }
 
 /* ---- the root ------------------------------------------------------------------ */
 
-/* What an iteration found. */
+/* What a line search found. */
 struct root_result {
     int index; /* of the best move in the root list, -1: none finished */
     int score;
 };
 
-/* One iteration at depth over the root moves, in the order of the stack's
- * order[] (the previous iteration's best first, which it keeps in front).
- * With full_window every move gets an exact score in e->root_score. */
-static struct root_result search_root(struct dm_engine *e, const dm_position *pos, int depth,
-                                      bool full_window)
+/* Tells the caller's on_info about a line (index line, 0: the best). */
+static void report(struct dm_engine *e, int depth, int line, int score,
+                   enum dm_score_bound bound, const dm_move *pv, int pv_len)
 {
-    struct search_ply *sp = &e->stack[0];
-    int count = sp->list.count;
+    if (!e->lim.on_info)
+        return;
+    int64_t ms = now_ms(e) - e->begin_ms;
+    dm_search_info info = {
+        .depth = depth,
+        .seldepth = e->seldepth,
+        .score = score,
+        .bound = bound,
+        .multipv = line + 1,
+        .nodes = e->nodes,
+        .nps = ms > 0 ? e->nodes * 1000 / (uint64_t)ms : 0,
+        .time_ms = ms,
+        .pv_length = pv_len < DM_MAX_PV ? pv_len : DM_MAX_PV,
+        .pv = pv,
+    };
+    e->lim.on_info(e->lim.info_ctx, &info);
+}
+
+/* One line of an iteration at depth: the root moves from order[first] on
+ * (the lines before took the others), the previous iteration's best first,
+ * which it keeps in front; the line's best goes to order[first].  With
+ * full_window every move gets an exact score in e->root_score. */
+static struct root_result search_root(struct dm_engine *e, const dm_position *pos, int depth,
+                                      int first, bool full_window)
+{
+    int count = e->stack[0].count;
+    uint16_t *order = e->order; /* the root's slice starts the stack */
     int alpha = -SEARCH_INF, beta = SEARCH_INF;
     struct root_result r = {-1, -SEARCH_INF};
     e->pv_len[0] = 0;
     int new_depth = count == 1 ? depth : depth - 1;
-    for (int k = 0; k < count; k++) {
-        int i = sp->order[k];
-        const dm_move *m = &sp->list.moves[i];
+    for (int k = first; k < count; k++) {
+        int i = order[k];
+        const dm_move *m = &e->moves[i];
         dm_position next;
         play(e, pos, 0, m, &next);
         int s;
-        if (k == 0 || full_window) {
+        if (k == first || full_window) {
             s = -search(e, &next, 1, new_depth, -beta, -alpha);
         } else {
             s = -search(e, &next, 1, new_depth, -alpha - 1, -alpha);
@@ -495,8 +621,10 @@ static struct root_result search_root(struct dm_engine *e, const dm_position *po
             if (!full_window && s > alpha)
                 alpha = s;
             /* The new best goes to the front for the next iteration. */
-            memmove(&sp->order[1], &sp->order[0], (size_t)k * sizeof sp->order[0]);
-            sp->order[0] = (uint16_t)i;
+            memmove(&order[first + 1], &order[first], (size_t)(k - first) * sizeof order[0]);
+            order[first] = (uint16_t)i;
+            if (k > first)
+                report(e, depth, first, s, DM_BOUND_LOWER, e->pv, e->pv_len[0]);
         }
     }
     return r;
@@ -513,31 +641,132 @@ static uint64_t mix64(uint64_t z)
  * seed, in list order so that the choice is reproducible. */
 static int pick_within_margin(const struct dm_engine *e, int best_score)
 {
-    const dm_move_list *list = &e->stack[0].list;
+    int count = e->stack[0].count;
     int margin = e->lim.random_margin, n = 0;
-    for (int i = 0; i < list->count; i++)
+    for (int i = 0; i < count; i++)
         n += e->root_score[i] >= best_score - margin;
     int pick = (int)(mix64(e->lim.seed + 0x9E3779B97F4A7C15ull) % (uint64_t)n);
-    for (int i = 0; i < list->count; i++)
+    for (int i = 0; i < count; i++)
         if (e->root_score[i] >= best_score - margin && pick-- == 0)
             return i;
     return 0;
 }
 
-static void fill_result(const struct dm_engine *e, dm_search_result *res, int index, int score,
-                        int depth, const dm_move *pv, int pv_len)
+/* Sets line to the root move m alone. */
+static void line_of_move(dm_search_line *line, const dm_move *m, int score, int depth,
+                         enum dm_score_bound bound)
 {
-    res->has_move = true;
-    res->best = e->stack[0].list.moves[index];
-    res->score = score;
-    res->depth = depth;
-    res->pv_length = pv_len < DM_MAX_PV ? pv_len : DM_MAX_PV;
-    if (res->pv_length > 0)
-        memcpy(res->pv, pv, (size_t)res->pv_length * sizeof *pv);
-    if (res->pv_length == 0 || !dm_move_same(&res->pv[0], &res->best)) {
-        res->pv[0] = res->best;
-        res->pv_length = 1;
+    line->score = score;
+    line->depth = depth;
+    line->bound = bound;
+    line->pv_length = 1;
+    line->pv[0] = *m;
+}
+
+/* Keeps what a line search of the iteration at depth found as found[j]:
+ * the principal variation of the root's row, which starts with its move. */
+static void keep_line(struct dm_engine *e, int j, const struct root_result *r, int depth,
+                      enum dm_score_bound bound)
+{
+    dm_search_line *line = &e->found[j];
+    int n = e->pv_len[0] < DM_MAX_PV ? e->pv_len[0] : DM_MAX_PV;
+    if (n == 0 || !dm_move_same(&e->pv[0], &e->moves[r->index])) {
+        line_of_move(line, &e->moves[r->index], r->score, depth, bound);
+        return;
     }
+    line->score = r->score;
+    line->depth = depth;
+    line->bound = bound;
+    line->pv_length = n;
+    memcpy(line->pv, e->pv, (size_t)n * sizeof line->pv[0]);
+}
+
+/* The iteration's nfound lines replace the kept ones; when a stop cut it
+ * short, the kept lines of other root moves follow them, up to want. */
+static void take_lines(struct dm_engine *e, int nfound, int want)
+{
+    int n = nfound;
+    for (int i = 0; i < e->nlines && n < want; i++) {
+        bool taken = false;
+        for (int j = 0; j < nfound && !taken; j++)
+            taken = dm_move_same(&e->found[j].pv[0], &e->lines[i].pv[0]);
+        if (!taken)
+            e->found[n++] = e->lines[i];
+    }
+    memcpy(e->lines, e->found, (size_t)n * sizeof e->lines[0]);
+    e->nlines = n;
+}
+
+static void fill_result(const struct dm_engine *e, dm_search_result *res, int depth)
+{
+    const dm_search_line *best = &e->lines[0];
+    res->has_move = true;
+    res->best = best->pv[0];
+    res->score = best->score;
+    res->depth = depth;
+    res->pv_length = best->pv_length;
+    memcpy(res->pv, best->pv, (size_t)best->pv_length * sizeof best->pv[0]);
+    res->lines = e->nlines;
+    res->seldepth = e->seldepth;
+    res->nodes = e->nodes;
+    res->time_ms = now_ms(e) - e->begin_ms;
+}
+
+/* The searching proper, once the root's moves are on the stack: the
+ * iterations, and the result from the lines they kept.  Returns the
+ * depth of the last finished iteration. */
+static int iterate(struct dm_engine *e, const dm_position *pos, int count)
+{
+    bool full_window = e->lim.random_margin > 0;
+    int want = full_window || e->lim.multipv <= 1 ? 1 : e->lim.multipv;
+    if (want > count)
+        want = count;
+    if (want > DM_MAX_MULTIPV)
+        want = DM_MAX_MULTIPV;
+    int max_depth = e->lim.depth > 0 && e->lim.depth < DM_MAX_DEPTH ? e->lim.depth : DM_MAX_DEPTH;
+    int done = 0;
+    for (int depth = 1; depth <= max_depth; depth++) {
+        e->root_depth = depth;
+        int nfound = 0;
+        for (int j = 0; j < want; j++) {
+            struct root_result r = search_root(e, pos, depth, j, full_window);
+            if (e->stop && (r.index < 0 || full_window))
+                break;
+            /* A stopped line's best stands if it finished: every move
+             * searched before it scored lower at this depth. */
+            keep_line(e, nfound++, &r, depth, e->stop ? DM_BOUND_LOWER : DM_BOUND_EXACT);
+            if (e->stop)
+                break;
+            const dm_search_line *l = &e->found[j];
+            report(e, depth, j, l->score, DM_BOUND_EXACT, l->pv, l->pv_length);
+        }
+        if (nfound > 0)
+            take_lines(e, nfound, want);
+        if (e->stop)
+            break;
+        done = depth;
+        int to_end = dm_score_plies_to_end(e->lines[0].score);
+        if (to_end && abs(to_end) + 2 <= depth)
+            break; /* a forced end well within the horizon */
+        if (e->soft_ms && !e->pondering && now_ms(e) - e->start_ms >= e->soft_ms)
+            break;
+    }
+    if (e->nlines == 0) /* stopped before any root move was searched */
+        line_of_move(&e->lines[e->nlines++], &e->moves[e->order[0]], 0, 0, DM_BOUND_LOWER);
+    if (full_window && done > 0) {
+        int pick = pick_within_margin(e, e->lines[0].score);
+        line_of_move(&e->lines[0], &e->moves[pick], e->root_score[pick], done, DM_BOUND_EXACT);
+        e->nlines = 1;
+    }
+    return done;
+}
+
+/* Forgets the other threads' signals: they were for the search ending. */
+static int search_returns(struct dm_engine *e, int rc)
+{
+    atomic_store_explicit(&e->stop_request, false, memory_order_relaxed);
+    atomic_store_explicit(&e->ponder_hit, false, memory_order_relaxed);
+    return rc;
 }
 
 int dm_engine_search(dm_engine *e, const dm_variant *v, const dm_position *pos,
@@ -551,8 +780,10 @@ int dm_engine_search(dm_engine *e, const dm_variant *v, const dm_position *pos,
     e->has_quiet = v->man_steps != 0 || v->king != KING_NONE;
     e->nodes = 0;
     e->seldepth = 0;
+    e->nlines = 0;
     e->stop = false;
-    e->start_ms = now_ms(e);
+    e->pondering = e->lim.ponder && !atomic_load_explicit(&e->ponder_hit, memory_order_relaxed);
+    e->begin_ms = e->start_ms = now_ms(e);
     e->tt.age++;
     memset(e->history, 0, sizeof e->history);
     eval_prepare(&e->eval, v);
@@ -567,56 +798,31 @@ int dm_engine_search(dm_engine *e, const dm_variant *v, const dm_position *pos,
     enum dm_outcome decided = rules_goal_reached(v, pos);
     int count = 0;
     if (decided == DM_ONGOING) {
-        dm_generate(v, pos, &root->list, 0);
-        count = root->list.count;
+        dm_generate(v, pos, &e->scratch, 0);
+        count = e->scratch.count;
     }
     if (count == 0) {
         result->score = decided == DM_SIDE_TO_MOVE_WINS    ? DM_SCORE_WIN
                         : decided == DM_SIDE_TO_MOVE_LOSES ? -DM_SCORE_WIN
                                                            : no_move_score(v, 0);
-        return -1;
+        return search_returns(e, -1);
     }
+    /* At most DM_MAX_MOVES, which the stack always has room for. */
+    memcpy(e->moves, e->scratch.moves, (size_t)count * sizeof *e->moves);
+    root->base = 0;
+    root->count = count;
+    e->stack[1].base = count;
 
     /* The first ordering: as any node orders, with the table's move. */
     const struct tt_entry *te = tt_probe(&e->tt, root->key);
     order_moves(e, pos, 0, te && te->move < count ? te->move : TT_NO_MOVE,
                 te ? te->from : DM_NO_CELL);
     for (int k = 0; k < count; k++)
-        next_move(root, count, k);
+        next_move(e, root, k);
     plan_time(e, count);
 
-    bool full_window = e->lim.random_margin > 0;
-    int max_depth = e->lim.depth > 0 && e->lim.depth < DM_MAX_DEPTH ? e->lim.depth : DM_MAX_DEPTH;
-    dm_move pv[DM_MAX_PV];
-    int pv_len = 0, best_index = root->order[0], best_score = 0, done = 0;
-    for (int depth = 1; depth <= max_depth; depth++) {
-        e->root_depth = depth;
-        struct root_result r = search_root(e, pos, depth, full_window);
-        if (e->stop && (r.index < 0 || full_window))
-            break;
-        /* A stopped iteration's best stands if it finished: every move
-         * searched before it scored lower at this depth. */
-        best_index = r.index;
-        best_score = r.score;
-        pv_len = e->pv_len[0] < DM_MAX_PV ? e->pv_len[0] : DM_MAX_PV;
-        memcpy(pv, e->pv[0], (size_t)pv_len * sizeof pv[0]);
-        if (e->stop)
-            break;
-        done = depth;
-        int to_end = dm_score_plies_to_end(best_score);
-        if (to_end && abs(to_end) + 2 <= depth)
-            break; /* a forced end well within the horizon */
-        if (e->soft_ms && now_ms(e) - e->start_ms >= e->soft_ms)
-            break;
-    }
-    if (full_window && done > 0) {
-        best_index = pick_within_margin(e, best_score);
-        best_score = e->root_score[best_index];
-        pv_len = 0;
-    }
-    fill_result(e, result, best_index, best_score, done, pv, pv_len);
-    result->seldepth = e->seldepth;
-    result->nodes = e->nodes;
-    result->time_ms = now_ms(e) - e->start_ms;
-    return 0;
+    int done = iterate(e, pos, count);
+    wait_for_hit(e);
+    fill_result(e, result, done);
+    return search_returns(e, 0);
 }

@@ -39,19 +39,24 @@ struct shared {
 
 /* ---- one game ---------------------------------------------------------------- */
 
-/* Inserts [Round "n"] before the White tag of a PDN text (malloc'ed). */
+/* The PDN text with its Round tag (the play layer writes "?") set to
+ * round, malloc'ed; a resumed match finds its games by it. */
 static char *with_round(const char *pdn, int round)
 {
-    const char *at = strstr(pdn, "[White ");
+    static const char unknown[] = "[Round \"?\"]";
+    const char *at = strstr(pdn, unknown);
+    size_t skip = at ? sizeof unknown - 1 : 0;
+    if (!at)
+        at = strstr(pdn, "[White ");
     size_t head = at ? (size_t)(at - pdn) : 0;
     char tag[32];
-    int n = snprintf(tag, sizeof tag, "[Round \"%d\"]\n", round);
+    int n = snprintf(tag, sizeof tag, at && skip ? "[Round \"%d\"]" : "[Round \"%d\"]\n", round);
     char *out = malloc(strlen(pdn) + (size_t)n + 1);
     if (!out)
         return NULL;
     memcpy(out, pdn, head);
     memcpy(out + head, tag, (size_t)n);
-    strcpy(out + head + (size_t)n, pdn + head);
+    strcpy(out + head + (size_t)n, pdn + head + skip);
     return out;
 }
 

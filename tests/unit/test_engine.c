@@ -2,15 +2,25 @@
 /*
  * test_engine.c - the engine: forced wins found, blunders avoided, legal
  * moves in every variant, repetitions, decided scores, giveaway goals and
- * reproducible node counts.
+ * reproducible node counts; engines searching in several threads at once,
+ * the overflow of the move stack; stopping from another thread, the info
+ * reports, pondering and multipv lines.
  *
- * No test depends on the speed of the machine: searches are limited by
- * depth or nodes, and the one test of the time limit injects a clock that
- * advances a millisecond each time it is read.  Every position below is
+ * No test depends on the speed of the machine but one: searches are
+ * limited by depth or nodes, and the tests of the time limits inject a
+ * clock that advances a millisecond each time it is read; the stop test
+ * measures how soon a search returns, with a loose bound when DAMIER_QUICK
+ * (sanitizers) asks for one.  Every position below is
  * worked out by hand in its comment; International squares are numbered
  * 1-50 from the top left, row r (from the top) holding r*5+1..r*5+5.
  */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <time.h>
+
 #include "testutil.h"
+
+#include "engine/engine.h"
 
 /* A search of fen in variant id within limits; result in *r, and the
  * return value of dm_engine_search. */
@@ -364,6 +374,420 @@ static void test_every_variant(void **state)
     dm_engine_free(e);
 }
 
+/* One search for a thread: its own engine, a fresh table. */
+struct job {
+    const char *variant;
+    int depth;
+    dm_search_result result;
+    int rc;
+};
+
+static void run_job(struct job *j)
+{
+    const dm_variant *v = dm_variant_by_id(j->variant);
+    dm_position pos;
+    dm_position_start(v, &pos);
+    dm_engine *e = dm_engine_new(2);
+    j->rc = e ? dm_engine_search(e, v, &pos, NULL, 0, &(dm_search_limits){.depth = j->depth},
+                                 &j->result)
+              : -2;
+    dm_engine_free(e);
+}
+
+static void *job_thread(void *arg)
+{
+    run_job(arg);
+    return NULL;
+}
+
+/* Two engines searching in two threads at once count the same nodes and
+ * choose the same moves as the same searches one after the other: an
+ * engine shares nothing mutable with another. */
+static void test_two_threads(void **state)
+{
+    (void)state;
+    int quick = tu_quick();
+    struct job alone[2] = {{"international", quick ? 5 : 8, {0}, 0},
+                           {"russian", quick ? 7 : 10, {0}, 0}};
+    struct job together[2];
+    memcpy(together, alone, sizeof together);
+    for (int k = 0; k < 2; k++) {
+        run_job(&alone[k]);
+        assert_int_equal(alone[k].rc, 0);
+    }
+    pthread_t t[2];
+    for (int k = 0; k < 2; k++)
+        assert_int_equal(pthread_create(&t[k], NULL, job_thread, &together[k]), 0);
+    for (int k = 0; k < 2; k++)
+        assert_int_equal(pthread_join(t[k], NULL), 0);
+    for (int k = 0; k < 2; k++) {
+        assert_int_equal(together[k].rc, 0);
+        assert_true(alone[k].result.nodes > 1000);
+        assert_int_equal(together[k].result.nodes, alone[k].result.nodes);
+        assert_int_equal(together[k].result.score, alone[k].result.score);
+        assert_true(dm_move_same(&together[k].result.best, &alone[k].result.best));
+    }
+}
+
+/* A move stack too small for the line: the nodes that do not fit are
+ * scored by the evaluation, the search still ends with a legal move, and
+ * does so the same way each time. */
+static void test_move_stack_overflow(void **state)
+{
+    (void)state;
+    const dm_variant *v = tu_variant("international");
+    dm_position pos;
+    dm_position_start(v, &pos);
+    dm_engine *e = dm_engine_new(1);
+    assert_non_null(e);
+    dm_search_limits limits = {.depth = 6};
+    dm_search_result full, small[2];
+    assert_int_equal(dm_engine_search(e, v, &pos, NULL, 0, &limits, &full), 0);
+    /* The root's 9 moves, then room for three plies of about 9 each. */
+    search_set_move_room(e, 9 + 30);
+    for (int k = 0; k < 2; k++) {
+        dm_engine_new_game(e);
+        assert_int_equal(dm_engine_search(e, v, &pos, NULL, 0, &limits, &small[k]), 0);
+        assert_true(is_legal(v, &pos, &small[k].best));
+    }
+    assert_int_equal(small[0].nodes, small[1].nodes);
+    assert_true(small[0].nodes < full.nodes);
+    /* Captures (few moves each) still go deeper than three plies, but
+     * not as deep as with the whole stack. */
+    assert_true(small[0].seldepth < full.seldepth);
+    dm_engine_free(e);
+}
+
+/* What the info reports of a search said, and when to act on them. */
+struct reports {
+    dm_engine *engine;
+    int count, exact;
+    int exact_at[DM_MAX_DEPTH + 1]; /* exact reports per depth            */
+    dm_search_info last;            /* the last exact report of line 1    */
+    dm_move last_pv[DM_MAX_PV];
+    uint64_t nodes;                 /* never going down                   */
+    bool nodes_went_down;
+    int stop_at, hit_at;            /* depth whose line 1 stops or hits   */
+    uint64_t nodes_at_hit;
+    atomic_int started;             /* a report came: the search runs     */
+};
+
+static void on_info(void *ctx, const dm_search_info *info)
+{
+    struct reports *r = ctx;
+    r->count++;
+    r->nodes_went_down |= info->nodes < r->nodes;
+    r->nodes = info->nodes;
+    atomic_store(&r->started, 1);
+    if (info->bound != DM_BOUND_EXACT)
+        return;
+    r->exact++;
+    r->exact_at[info->depth]++;
+    if (info->multipv != 1)
+        return;
+    r->last = *info;
+    memcpy(r->last_pv, info->pv, (size_t)info->pv_length * sizeof *info->pv);
+    if (info->depth == r->stop_at)
+        dm_engine_stop(r->engine);
+    if (info->depth == r->hit_at) {
+        r->nodes_at_hit = info->nodes;
+        dm_engine_ponder_hit(r->engine);
+    }
+}
+
+/* The reports of a search to depth 6: one exact report per iteration, the
+ * last one the result itself; nodes never go down; every line legal. */
+static void test_info_reports(void **state)
+{
+    (void)state;
+    const dm_variant *v = tu_variant("international");
+    const char *fen = "W:W32,38,48:B23,24,34"; /* test_shot_two_for_three */
+    dm_position pos;
+    tu_position(v, fen, &pos);
+    dm_engine *e = dm_engine_new(1);
+    assert_non_null(e);
+    struct reports rep = {.engine = e};
+    dm_search_limits limits = {.depth = 6, .on_info = on_info, .info_ctx = &rep};
+    dm_search_result r;
+    assert_int_equal(dm_engine_search(e, v, &pos, NULL, 0, &limits, &r), 0);
+    /* The win in three is seen at depth 3 and ends the search at 5 (a
+     * forced end well within the horizon). */
+    assert_int_equal(r.depth, 5);
+    assert_int_equal(rep.exact, 5);
+    for (int d = 1; d <= 5; d++)
+        assert_int_equal(rep.exact_at[d], 1);
+    assert_false(rep.nodes_went_down);
+    assert_int_equal(rep.last.depth, 5);
+    assert_int_equal(rep.last.score, DM_SCORE_WIN - 3);
+    assert_int_equal(rep.last.multipv, 1);
+    assert_int_equal(rep.last.nodes, r.nodes);
+    assert_true(rep.last.seldepth >= 3 && rep.last.seldepth <= r.seldepth);
+    assert_int_equal(rep.last.pv_length, r.pv_length);
+    for (int i = 0; i < r.pv_length; i++)
+        assert_true(dm_move_same(&rep.last_pv[i], &r.pv[i]));
+    /* The line kept is the result. */
+    dm_search_line line;
+    assert_int_equal(r.lines, 1);
+    assert_int_equal(dm_engine_line(e, 0, &line), 0);
+    assert_int_equal(line.score, r.score);
+    assert_int_equal(line.bound, DM_BOUND_EXACT);
+    assert_true(dm_move_same(&line.pv[0], &r.best));
+    assert_int_equal(dm_engine_line(e, 1, &line), -1);
+    assert_int_equal(dm_engine_line(e, -1, &line), -1);
+    dm_engine_free(e);
+}
+
+static int64_t wall_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* A search on its own thread, with the moment it returned. */
+struct searcher {
+    dm_engine *engine;
+    const dm_variant *v;
+    dm_position pos;
+    dm_search_limits limits;
+    dm_search_result result;
+    int rc;
+    atomic_int returned;
+    int64_t returned_ns;
+};
+
+static void *searcher_thread(void *arg)
+{
+    struct searcher *s = arg;
+    s->rc = dm_engine_search(s->engine, s->v, &s->pos, NULL, 0, &s->limits, &s->result);
+    s->returned_ns = wall_ns();
+    atomic_store(&s->returned, 1);
+    return NULL;
+}
+
+static void sleep_ms(int ms)
+{
+    nanosleep(&(struct timespec){.tv_sec = ms / 1000, .tv_nsec = ms % 1000 * 1000000L}, NULL);
+}
+
+/* Starts s on thread t and waits (up to 10 s) for its first report. */
+static void start_searcher(struct searcher *s, struct reports *rep, pthread_t *t)
+{
+    s->limits.on_info = on_info;
+    s->limits.info_ctx = rep;
+    assert_int_equal(pthread_create(t, NULL, searcher_thread, s), 0);
+    for (int i = 0; i < 10000 && !atomic_load(&rep->started); i++)
+        sleep_ms(1);
+    assert_true(atomic_load(&rep->started));
+}
+
+/* A search without limits, stopped from this thread, returns its best
+ * move within a millisecond of the stop: the best of five tries, so that
+ * one unlucky scheduling does not fail the test; 50 ms under DAMIER_QUICK. */
+static void test_stop_from_another_thread(void **state)
+{
+    (void)state;
+    const dm_variant *v = tu_variant("international");
+    dm_engine *e = dm_engine_new(4);
+    assert_non_null(e);
+    int64_t best_ns = INT64_MAX;
+    for (int k = 0; k < 5; k++) {
+        struct searcher s = {.engine = e, .v = v};
+        struct reports rep = {.engine = e};
+        dm_position_start(v, &s.pos);
+        pthread_t t;
+        dm_engine_new_game(e);
+        start_searcher(&s, &rep, &t);
+        sleep_ms(20); /* well inside an iteration */
+        int64_t stop_ns = wall_ns();
+        dm_engine_stop(e);
+        assert_int_equal(pthread_join(t, NULL), 0);
+        assert_int_equal(s.rc, 0);
+        assert_true(is_legal(v, &s.pos, &s.result.best));
+        assert_true(s.result.depth >= 1);
+        if (s.returned_ns - stop_ns < best_ns)
+            best_ns = s.returned_ns - stop_ns;
+    }
+    print_message("stop to return: %lld us (best of 5)\n", (long long)(best_ns / 1000));
+    assert_true(best_ns < (tu_quick() ? 50 : 1) * 1000000LL);
+    /* The engine forgets the stop: the next search runs to its depth. */
+    dm_position pos;
+    dm_position_start(v, &pos);
+    dm_search_result r;
+    assert_int_equal(dm_engine_search(e, v, &pos, NULL, 0, &(dm_search_limits){.depth = 4}, &r),
+                     0);
+    assert_int_equal(r.depth, 4);
+    /* A stop that comes before the search starts is kept for it. */
+    dm_engine_stop(e);
+    assert_int_equal(dm_engine_search(e, v, &pos, NULL, 0, &(dm_search_limits){.depth = 4}, &r),
+                     0);
+    assert_int_equal(r.depth, 0);
+    assert_true(is_legal(v, &pos, &r.best));
+    dm_engine_free(e);
+}
+
+/*
+ * Pondering on the ticking clock, on one thread: the info reports stop or
+ * hit the search at a chosen depth.  With a fixed 30 ms a move the search
+ * ends at some depth d; pondering, the same limits reach d + 2 (stopped
+ * there), and after a hit at depth 2 the search goes on for at most the
+ * 30 ms (ticks of 1024 nodes) from the hit.
+ */
+static void test_ponder_ticking(void **state)
+{
+    (void)state;
+    const dm_variant *v = tu_variant("russian");
+    dm_position pos;
+    dm_position_start(v, &pos);
+    dm_engine *e = dm_engine_new(1);
+    assert_non_null(e);
+    int64_t t = 0;
+    dm_search_limits plain = {.move_time_ms = 30, .now = ticking_clock, .now_ctx = &t};
+    dm_search_result r0, r1, r2, r3;
+    assert_int_equal(dm_engine_search(e, v, &pos, NULL, 0, &plain, &r0), 0);
+    int d = r0.depth;
+    assert_true(d >= 1 && d < 20);
+
+    struct reports rep = {.engine = e, .stop_at = d + 2};
+    dm_search_limits ponder = plain;
+    ponder.ponder = true;
+    ponder.on_info = on_info;
+    ponder.info_ctx = &rep;
+    dm_engine_new_game(e);
+    assert_int_equal(dm_engine_search(e, v, &pos, NULL, 0, &ponder, &r1), 0);
+    assert_int_equal(r1.depth, d + 2);
+    assert_true(r1.nodes > r0.nodes);
+
+    for (int k = 0; k < 2; k++) {
+        struct reports hit = {.engine = e, .hit_at = 2};
+        ponder.info_ctx = &hit;
+        dm_engine_new_game(e);
+        assert_int_equal(dm_engine_search(e, v, &pos, NULL, 0, &ponder, k ? &r3 : &r2), 0);
+        dm_search_result *r = k ? &r3 : &r2;
+        assert_true(hit.nodes_at_hit > 0);
+        assert_true(r->nodes - hit.nodes_at_hit <= 31 * 1024);
+        assert_true(r->depth >= 2);
+        assert_true(is_legal(v, &pos, &r->best));
+    }
+    /* Reproducible, as the clock is. */
+    assert_int_equal(r2.nodes, r3.nodes);
+    dm_engine_free(e);
+}
+
+/* Pondering across threads: a ponder search that has finished its depth
+ * waits for the hit; a ponder miss is a stop, then a new search. */
+static void test_ponder_threads(void **state)
+{
+    (void)state;
+    const dm_variant *v = tu_variant("international");
+    dm_engine *e = dm_engine_new(1);
+    assert_non_null(e);
+    struct searcher s = {.engine = e, .v = v, .limits = {.depth = 3, .ponder = true}};
+    struct reports rep = {.engine = e};
+    dm_position_start(v, &s.pos);
+    pthread_t t;
+    start_searcher(&s, &rep, &t);
+    sleep_ms(30);
+    assert_false(atomic_load(&s.returned)); /* depth 3 is done, but no hit */
+    dm_engine_ponder_hit(e);
+    assert_int_equal(pthread_join(t, NULL), 0);
+    assert_int_equal(s.rc, 0);
+    assert_int_equal(s.result.depth, 3);
+
+    /* The miss: pondering without limits, stopped, then the real search. */
+    struct searcher miss = {.engine = e, .v = v, .limits = {.ponder = true}};
+    struct reports rep2 = {.engine = e};
+    dm_position_start(v, &miss.pos);
+    start_searcher(&miss, &rep2, &t);
+    dm_engine_stop(e);
+    assert_int_equal(pthread_join(t, NULL), 0);
+    assert_int_equal(miss.rc, 0);
+    assert_true(is_legal(v, &miss.pos, &miss.result.best));
+    dm_position pos;
+    tu_position(v, "W:W32,38,48:B23,24,34", &pos);
+    dm_search_result r;
+    assert_int_equal(dm_engine_search(e, v, &pos, NULL, 0, &(dm_search_limits){.depth = 6}, &r),
+                     0);
+    expect_move("international", "W:W32,38,48:B23,24,34", &r, "32-28");
+    assert_int_equal(r.score, DM_SCORE_WIN - 3);
+    dm_engine_free(e);
+}
+
+/* Whether line is a legal line of pos. */
+static bool legal_line(const dm_variant *v, const dm_position *pos, const dm_search_line *line)
+{
+    dm_position p = *pos;
+    for (int i = 0; i < line->pv_length; i++) {
+        if (!is_legal(v, &p, &line->pv[i]))
+            return false;
+        dm_make_move(v, &p, &line->pv[i]);
+    }
+    return line->pv_length >= 1;
+}
+
+/*
+ * multipv: the K best root moves, each its own line, best first.  In the
+ * shot two for three the first line is the win in three; the start of
+ * International with multipv 9 (all its moves) lists every move once; one
+ * exact report per line per iteration.
+ */
+static void test_multipv(void **state)
+{
+    (void)state;
+    const dm_variant *v = tu_variant("international");
+    dm_position pos;
+    tu_position(v, "W:W32,38,48:B23,24,34", &pos);
+    dm_engine *e = dm_engine_new(1);
+    assert_non_null(e);
+    dm_search_limits limits = {.depth = 4, .multipv = 3};
+    dm_search_result r;
+    assert_int_equal(dm_engine_search(e, v, &pos, NULL, 0, &limits, &r), 0);
+    assert_int_equal(r.lines, 3);
+    dm_search_line lines[3];
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(dm_engine_line(e, i, &lines[i]), 0);
+        assert_true(legal_line(v, &pos, &lines[i]));
+        assert_int_equal(lines[i].bound, DM_BOUND_EXACT);
+        assert_int_equal(lines[i].depth, 4);
+    }
+    dm_move shot = tu_legal_move(v, &pos, "32-28", 0);
+    assert_true(dm_move_same(&lines[0].pv[0], &shot));
+    assert_true(dm_move_same(&r.best, &shot));
+    assert_int_equal(lines[0].score, DM_SCORE_WIN - 3);
+    assert_int_equal(r.score, DM_SCORE_WIN - 3);
+    /* The others give nothing away, and win nothing by force. */
+    for (int i = 1; i < 3; i++) {
+        assert_true(lines[i].score <= lines[i - 1].score);
+        assert_true(abs(lines[i].score) < 200);
+    }
+
+    dm_position_start(v, &pos);
+    struct reports rep = {.engine = e};
+    limits = (dm_search_limits){.depth = 3, .multipv = 12, .on_info = on_info, .info_ctx = &rep};
+    dm_engine_new_game(e);
+    assert_int_equal(dm_engine_search(e, v, &pos, NULL, 0, &limits, &r), 0);
+    assert_int_equal(r.lines, 9); /* as many as there are moves */
+    for (int d = 1; d <= 3; d++)
+        assert_int_equal(rep.exact_at[d], 9);
+    dm_move_list legal;
+    dm_generate(v, &pos, &legal, 0);
+    bool seen[DM_MAX_MOVES] = {false};
+    int previous = DM_SCORE_WIN;
+    for (int i = 0; i < 9; i++) {
+        dm_search_line line;
+        assert_int_equal(dm_engine_line(e, i, &line), 0);
+        assert_true(line.score <= previous);
+        previous = line.score;
+        int found = -1;
+        for (int m = 0; m < legal.count; m++)
+            if (dm_move_same(&legal.moves[m], &line.pv[0]))
+                found = m;
+        assert_true(found >= 0 && !seen[found]);
+        seen[found] = true;
+    }
+    dm_engine_free(e);
+}
+
 /* The evaluation of the symmetric start positions is even. */
 static void test_eval_start(void **state)
 {
@@ -390,6 +814,13 @@ int main(void)
         cmocka_unit_test(test_time_limits),
         cmocka_unit_test(test_every_variant),
         cmocka_unit_test(test_eval_start),
+        cmocka_unit_test(test_two_threads),
+        cmocka_unit_test(test_move_stack_overflow),
+        cmocka_unit_test(test_info_reports),
+        cmocka_unit_test(test_stop_from_another_thread),
+        cmocka_unit_test(test_ponder_ticking),
+        cmocka_unit_test(test_ponder_threads),
+        cmocka_unit_test(test_multipv),
     };
     /* clang-format on */
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_hub.c - `damier hub` replayed from transcripts (tests/proto/hub/*.txt)
+ * test_hub.c - `damier hub` replayed from transcripts (the .txt files of tests/proto/hub)
  * written from the protocol (Scan's protocol.txt, version 2).
  *
  * A transcript is a dialogue, one line each:

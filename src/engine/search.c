@@ -89,12 +89,13 @@ struct dm_engine {
     struct eval_tables eval;
     struct search_ply stack[SEARCH_MAX_PLY + 1];
     /* The move stack: each ply's moves, with their ordering keys and the
-     * order they are tried in (indices into the ply's slice). */
-    dm_move *moves;      /* SEARCH_MOVE_STACK */
-    int move_room;       /* of which the plies below the root may use this many */
-    int *order_key;      /* SEARCH_MOVE_STACK */
-    uint16_t *order;     /* SEARCH_MOVE_STACK */
-    dm_move_list scratch; /* where dm_generate writes                   */
+     * order they are tried in (indices into the ply's slice); one slot
+     * free after each slice (list_at). */
+    dm_move *moves;       /* SEARCH_MOVE_STACK                              */
+    int move_room;        /* of which the plies below the root may use this many */
+    int *order_key;       /* SEARCH_MOVE_STACK                              */
+    uint16_t *order;      /* SEARCH_MOVE_STACK                              */
+    dm_move_list scratch; /* dm_generate's list near the stack's end        */
     dm_move *pv;          /* PV_MOVES: row PV_ROW(p) for ply p            */
     int pv_len[SEARCH_MAX_PLY + 1];
     int history[2][DM_MAX_CELLS][DM_MAX_CELLS]; /* [side][from][to]        */

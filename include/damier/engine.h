@@ -164,6 +164,11 @@ void dm_engine_stop(dm_engine *e);
 /* Ends the pondering of the search running on e: its time limits start from
  * this moment, as if the move's time began now.  Any thread. */
 void dm_engine_ponder_hit(dm_engine *e);
+/* Drops a stop or ponder hit that is still pending: one that raced with the
+ * end of the last search (sent before the sender could know it had
+ * returned).  The thread that starts searches calls it before starting the
+ * next one, when nothing else can signal the engine. */
+void dm_engine_forget_signals(dm_engine *e);
 
 /* The static evaluation of pos for its side to move (no search). */
 int dm_evaluate(const dm_variant *v, const dm_position *pos);

@@ -206,7 +206,7 @@ static const struct command {
      "  --moves M          moves played from the position first (blank-separated, in\n"
      "                     the variant's notation); they are the game's history, so\n"
      "                     a repetition is seen\n"
-     "  --time S           search S seconds (default 5)\n"
+     "  --time S           search S seconds (default: 5 seconds)\n"
      "  --depth D          search to depth D instead\n"
      "  --nodes N          search N nodes instead\n"
      "  --multipv K        the K best moves, each with its own score and line (1-16)\n" HELP_HELP},

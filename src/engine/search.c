@@ -21,13 +21,15 @@
  *
  * The search allocates nothing: the move stack, the principal variation
  * table and the game's keys live in the engine, allocated when it is made
- * (the keys grow, if ever, before a search starts).  A node generates into
- * one scratch list and copies its count moves onto the move stack, where
- * the plies of the current line hold consecutive slices; a node whose moves
- * do not fit in what is left of the stack is scored by the evaluation, as
- * at the last ply (deterministic; the bench's searches need 209 at most).
- * An engine thus takes under 1 MB besides its transposition table, where a
- * whole move list per ply took 13.5 MB.  It stops at a
+ * (the keys grow, if ever, before a search starts).  The plies of the
+ * current line hold consecutive slices of one move stack; dm_generate
+ * writes a node's moves straight onto it (list_at), or, within
+ * DM_MAX_MOVES of its end, into a scratch list whose count moves are then
+ * copied.  A node whose moves do not fit in what is left of the stack is
+ * scored by the evaluation, as at the last ply (deterministic; the bench's
+ * searches use 209 slots at most).  An engine thus takes under 1 MB
+ * besides its transposition table, where a whole move list per ply took
+ * 13.5 MB.  It stops at a
  * depth, a node count or a deadline; the clock is read every
  * SEARCH_CHECK_NODES nodes, the node count at every node, so that a search
  * limited by depth and nodes alone is exactly reproducible.
@@ -39,6 +41,7 @@
  * searched with a full window, so its score is exact.
  */
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -72,6 +75,9 @@
 struct search_ply {
     int base;           /* where its moves start on the move stack         */
     int count;          /* how many                                         */
+    dm_move *moves;     /* its slices of the move stack, from base:         */
+    int *order_key;     /*   the moves, their ordering keys                 */
+    uint16_t *order;    /*   and the order they are tried in                */
     uint64_t key;       /* of this ply's position                          */
     int reversible;     /* plies back to the last capture or man move      */
     uint16_t killer[2]; /* from << 8 | to of quiet moves that cut off here */
@@ -83,12 +89,13 @@ struct dm_engine {
     struct eval_tables eval;
     struct search_ply stack[SEARCH_MAX_PLY + 1];
     /* The move stack: each ply's moves, with their ordering keys and the
-     * order they are tried in (indices into the ply's slice). */
-    dm_move *moves;      /* SEARCH_MOVE_STACK */
-    int move_room;       /* of which the plies below the root may use this many */
-    int *order_key;      /* SEARCH_MOVE_STACK */
-    uint16_t *order;     /* SEARCH_MOVE_STACK */
-    dm_move_list scratch; /* where dm_generate writes                   */
+     * order they are tried in (indices into the ply's slice); one slot
+     * free after each slice (list_at). */
+    dm_move *moves;       /* SEARCH_MOVE_STACK                              */
+    int move_room;        /* of which the plies below the root may use this many */
+    int *order_key;       /* SEARCH_MOVE_STACK                              */
+    uint16_t *order;      /* SEARCH_MOVE_STACK                              */
+    dm_move_list scratch; /* dm_generate's list near the stack's end        */
     dm_move *pv;          /* PV_MOVES: row PV_ROW(p) for ply p            */
     int pv_len[SEARCH_MAX_PLY + 1];
     int history[2][DM_MAX_CELLS][DM_MAX_CELLS]; /* [side][from][to]        */
@@ -183,6 +190,12 @@ void dm_engine_stop(dm_engine *e)
 void dm_engine_ponder_hit(dm_engine *e)
 {
     atomic_store_explicit(&e->ponder_hit, true, memory_order_relaxed);
+}
+
+void dm_engine_forget_signals(dm_engine *e)
+{
+    atomic_store_explicit(&e->stop_request, false, memory_order_relaxed);
+    atomic_store_explicit(&e->ponder_hit, false, memory_order_relaxed);
 }
 
 int dm_engine_line(const dm_engine *e, int index, dm_search_line *line)
@@ -348,9 +361,9 @@ static void order_moves(struct dm_engine *e, const dm_position *pos, int ply, in
                         int tt_from)
 {
     struct search_ply *sp = &e->stack[ply];
-    const dm_move *moves = e->moves + sp->base;
-    int *order_key = e->order_key + sp->base;
-    uint16_t *order = e->order + sp->base;
+    const dm_move *moves = sp->moves;
+    int *order_key = sp->order_key;
+    uint16_t *order = sp->order;
     const int(*hist)[DM_MAX_CELLS] = e->history[pos->side];
     for (int i = 0; i < sp->count; i++) {
         const dm_move *m = &moves[i];
@@ -376,14 +389,16 @@ static void order_moves(struct dm_engine *e, const dm_position *pos, int ply, in
 
 /* The index of the k-th move to search: the best of those not yet taken
  * (a selection step, as most nodes cut off after a few moves). */
-static int next_move(struct dm_engine *e, const struct search_ply *sp, int k)
+static int next_move(const struct search_ply *sp, int k)
 {
-    const int *order_key = e->order_key + sp->base;
-    uint16_t *order = e->order + sp->base;
-    int best = k;
-    for (int j = k + 1; j < sp->count; j++)
-        if (order_key[order[j]] > order_key[order[best]])
+    const int *order_key = sp->order_key;
+    uint16_t *order = sp->order;
+    int best = k, best_key = order_key[order[k]], count = sp->count;
+    for (int j = k + 1; j < count; j++)
+        if (order_key[order[j]] > best_key) {
             best = j;
+            best_key = order_key[order[j]];
+        }
     uint16_t t = order[k];
     order[k] = order[best];
     order[best] = t;
@@ -431,6 +446,32 @@ static void update_pv(struct dm_engine *e, int ply, const dm_move *m)
 static int no_move_score(const struct dm_variant *v, int ply)
 {
     return v->goal == GOAL_NO_MOVE_WINS ? DM_SCORE_WIN - ply : -(DM_SCORE_WIN - ply);
+}
+
+/*
+ * The move list whose moves start at slot base of the move stack: its
+ * count sits in the slot before, which the plies leave free, so that
+ * dm_generate writes straight onto the stack.  The caller makes sure that
+ * the DM_MAX_MOVES slots from base are the stack's.
+ */
+static dm_move_list *list_at(struct dm_engine *e, int base)
+{
+    _Static_assert(offsetof(dm_move_list, moves) <= sizeof(dm_move) &&
+                       sizeof(dm_move) % _Alignof(dm_move_list) == 0,
+                   "a list's count fits in the free slot before its moves");
+    return (dm_move_list *)((char *)(e->moves + base) - offsetof(dm_move_list, moves));
+}
+
+/* Gives the ply its count moves from slot base, and the next ply the
+ * slots after them (and after the slot for its list's count). */
+static void set_slices(struct dm_engine *e, struct search_ply *sp, int base, int count)
+{
+    sp->base = base;
+    sp->count = count;
+    sp->moves = e->moves + base;
+    sp->order_key = e->order_key + base;
+    sp->order = e->order + base;
+    sp[1].base = base + count + 1;
 }
 
 /* Makes m from pos into next, and keys the child ply. */
@@ -492,19 +533,21 @@ static int search(struct dm_engine *e, const dm_position *pos, int ply, int dept
             return s;
     }
 
-    dm_generate(v, pos, &e->scratch, 0);
-    int count = e->scratch.count;
+    int base = sp->base;
+    dm_move_list *list = base + DM_MAX_MOVES <= e->move_room ? list_at(e, base) : &e->scratch;
+    dm_generate(v, pos, list, 0);
+    int count = list->count;
     if (count == 0)
         return no_move_score(v, ply);
     /* Capture is compulsory: a list that starts with a capture holds only
      * captures.  Where every move jumps (Hawaiian) that says nothing. */
-    bool must_capture = e->has_quiet && (e->scratch.moves[0].flags & DM_MOVE_CAPTURE);
-    if ((depth <= 0 && !must_capture) || sp->base + count > e->move_room)
+    bool must_capture = e->has_quiet && (list->moves[0].flags & DM_MOVE_CAPTURE);
+    if ((depth <= 0 && !must_capture) || base + count > e->move_room)
         return eval_position(&e->eval, pos);
-    dm_move *moves = e->moves + sp->base;
-    memcpy(moves, e->scratch.moves, (size_t)count * sizeof *moves);
-    sp->count = count;
-    e->stack[ply + 1].base = sp->base + count;
+    dm_move *moves = e->moves + base;
+    if (list == &e->scratch)
+        memcpy(moves, list->moves, (size_t)count * sizeof *moves);
+    set_slices(e, sp, base, count);
 
     int new_depth = depth - 1;
     if (depth <= 0)
@@ -515,7 +558,7 @@ static int search(struct dm_engine *e, const dm_position *pos, int ply, int dept
     order_moves(e, pos, ply, tt_move < count ? tt_move : TT_NO_MOVE, tt_from);
     int old_alpha = alpha, best = -SEARCH_INF, best_index = TT_NO_MOVE;
     for (int k = 0; k < count; k++) {
-        int i = next_move(e, sp, k);
+        int i = next_move(sp, k);
         const dm_move *m = &moves[i];
         dm_position next;
         play(e, pos, ply, m, &next);
@@ -525,7 +568,7 @@ static int search(struct dm_engine *e, const dm_position *pos, int ply, int dept
         } else {
             /* Late quiet moves rarely matter: a shallower look first. */
             int r = depth >= 3 && k >= 3 && is_quiet(m) &&
-                    e->order_key[sp->base + i] < ORDER_KILLER;
+                    sp->order_key[i] < ORDER_KILLER;
             s = -search(e, &next, ply + 1, new_depth - r, -alpha - 1, -alpha);
             if (s > alpha && r)
                 s = -search(e, &next, ply + 1, new_depth, -alpha - 1, -alpha);
@@ -809,16 +852,14 @@ int dm_engine_search(dm_engine *e, const dm_variant *v, const dm_position *pos,
     }
     /* At most DM_MAX_MOVES, which the stack always has room for. */
     memcpy(e->moves, e->scratch.moves, (size_t)count * sizeof *e->moves);
-    root->base = 0;
-    root->count = count;
-    e->stack[1].base = count;
+    set_slices(e, root, 0, count);
 
     /* The first ordering: as any node orders, with the table's move. */
     const struct tt_entry *te = tt_probe(&e->tt, root->key);
     order_moves(e, pos, 0, te && te->move < count ? te->move : TT_NO_MOVE,
                 te ? te->from : DM_NO_CELL);
     for (int k = 0; k < count; k++)
-        next_move(e, root, k);
+        next_move(root, k);
     plan_time(e, count);
 
     int done = iterate(e, pos, count);

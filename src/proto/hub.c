@@ -410,6 +410,9 @@ static void cmd_go(struct hub *h, const struct hub_line *l)
     h->run.limits.ponder = ponder && h->ponder_allowed;
     h->run.limits.on_info = on_info;
     h->run.limits.info_ctx = h;
+    /* Only this thread signals the engine, and the last search is over:
+     * a stop that raced with its end must not end this one. */
+    dm_engine_forget_signals(h->engine);
     atomic_store(&h->finished, false);
     if (pthread_create(&h->thread, NULL, search_thread, h) != 0)
         return send_error(h, "cannot start the search thread");

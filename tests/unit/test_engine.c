@@ -785,6 +785,32 @@ static void test_multipv(void **state)
         assert_true(found >= 0 && !seen[found]);
         seen[found] = true;
     }
+
+    /* Stopped within an iteration (by a node limit, so reproducibly): the
+     * lines it finished come first, at its depth, then the previous
+     * iteration's lines of other moves; still three, all different. */
+    int mixed = 0;
+    for (int nodes = 2000; nodes <= 4000; nodes += 500) {
+        limits = (dm_search_limits){.nodes = (uint64_t)nodes, .multipv = 3};
+        dm_engine_new_game(e);
+        assert_int_equal(dm_engine_search(e, v, &pos, NULL, 0, &limits, &r), 0);
+        assert_int_equal(r.lines, 3);
+        dm_search_line l[3];
+        for (int i = 0; i < 3; i++) {
+            assert_int_equal(dm_engine_line(e, i, &l[i]), 0);
+            assert_true(legal_line(v, &pos, &l[i]));
+            assert_true(l[i].depth == r.depth || l[i].depth == r.depth + 1);
+            if (i > 0) {
+                assert_true(l[i].depth <= l[i - 1].depth);
+                assert_false(dm_move_same(&l[i].pv[0], &l[i - 1].pv[0]));
+            }
+        }
+        assert_false(dm_move_same(&l[0].pv[0], &l[2].pv[0]));
+        assert_true(dm_move_same(&l[0].pv[0], &r.best));
+        assert_int_equal(l[0].score, r.score);
+        mixed += l[0].depth != l[2].depth;
+    }
+    assert_true(mixed > 0); /* some stop came between two lines */
     dm_engine_free(e);
 }
 

@@ -36,7 +36,11 @@ static int bench_depth(const dm_variant *v)
 
 int cmd_bench(int argc, char **argv)
 {
-    if (argc >= 1 && strcmp(argv[0], "search") == 0)
+    /* The search workload is the default: its signature is what every
+     * engine change quotes (Bench: N). */
+    if (argc == 0)
+        return cmd_bench_search(0, argv);
+    if (strcmp(argv[0], "search") == 0)
         return cmd_bench_search(argc - 1, argv + 1);
     if (argc < 1 || strcmp(argv[0], "perft") != 0) {
         if (argc >= 1 && argv[0][0] == '-' && argv[0][1])

@@ -2,8 +2,8 @@
 /*
  * cmd_search.c - damier bench search: a fixed search workload.
  *
- * The engine searches each position of a fixed set (the start of several
- * variants and a few middlegames) to a fixed depth, with a fresh
+ * The engine searches each position of a fixed set (the start of every
+ * variant and a few middlegames) to a fixed depth, with a fresh
  * transposition table, and prints the nodes, the time and the nodes per
  * second of each.  The total node count is the search's signature (DESIGN.md
  * 5): any change to what the search visits - ordering, pruning, extensions,
@@ -32,6 +32,26 @@ static const struct {
     {"frisian", "start", NULL, 11},
     {"turkish", "start", NULL, 10},
     {"canadian", "start", NULL, 10},
+    /* Every other variant from its start, to a depth of a few hundred
+     * thousand nodes. */
+    {"anti-checkers", "start", NULL, 14},
+    {"poddavki", "start", NULL, 14},
+    {"pool", "start", NULL, 12},
+    {"czech", "start", NULL, 12},
+    {"corner", "start", NULL, 12},
+    {"one-way", "start", NULL, 15},
+    {"parachute", "start", NULL, 13},
+    {"spanish", "start", NULL, 11},
+    {"portuguese", "start", NULL, 11},
+    {"thai", "start", NULL, 12},
+    {"killer", "start", NULL, 11},
+    {"antidraughts", "start", NULL, 13},
+    {"breakthrough", "start", NULL, 11},
+    {"frysk", "start", NULL, 13},
+    {"dameo", "start", NULL, 6},
+    {"gothic", "start", NULL, 9},
+    {"alquerque", "start", NULL, 12},
+    {"hawaiian", "start", NULL, 10},
     /* Middlegames from games the engine played against itself. */
     {"international", "middle", "W:W27,30-32,34-36,38,40-42,44-48,50:B4-8,10-13,15-19,21,23,29",
      12},

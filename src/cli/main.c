@@ -122,13 +122,14 @@ static const struct command {
      "\n"
      "  --markdown         the long form, with both rule presets (docs/variants.md)\n" HELP_HELP},
     {"bench", cmd_bench, "perft and search speed",
-     "usage: damier bench perft [--variant V] [--depth N]\n"
-     "       damier bench search [--depth-delta N] [--hash MB]\n"
+     "usage: damier bench [search] [--depth-delta N] [--hash MB]\n"
+     "       damier bench perft [--variant V] [--depth N]\n"
      "\n"
      "perft: perft from each variant's start to a fixed depth, one line a variant\n"
      "(flushed as each is done): depth, leaves, seconds, M leaves/s.\n"
-     "search: the engine searches a fixed set of positions to fixed depths; the\n"
-     "total node count is the search's signature.\n"
+     "bench search (the default): the engine searches every variant's start and a\n"
+     "few middlegames to fixed depths; the total node count is the search's\n"
+     "signature, which every commit that changes the engine quotes as Bench: N.\n"
      "\n"
      "  --variant V        perft: only this variant ('damier variants' lists them)\n"
      "  --depth N          perft: this depth (1 to 30) for every variant\n"

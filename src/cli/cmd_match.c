@@ -127,6 +127,11 @@ int cmd_match(int argc, char **argv)
         cli_error("match: give --nodes or --tc (or a level for each Damier)");
         return 2;
     }
+    if ((o.player[0].kind == PLAYER_DXP || o.player[1].kind == PLAYER_DXP) &&
+        (o.nodes || o.tc.kind == DM_CLOCK_NONE)) {
+        cli_error("match: a DXP engine plays by the clock: give --tc (DXP has no node budget)");
+        return 2;
+    }
     if (strcmp(o.player[0].name, o.player[1].name) == 0) {
         strncat(o.player[0].name, " (1)", sizeof o.player[0].name - strlen(o.player[0].name) - 1);
         strncat(o.player[1].name, " (2)", sizeof o.player[1].name - strlen(o.player[1].name) - 1);

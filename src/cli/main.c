@@ -172,8 +172,10 @@ static const struct command {
      "from an opening set, every move checked legal and the variant's draw rules\n"
      "applied, and prints after each game the wins, draws and losses of the first,\n"
      "its score and Elo difference with the 95% interval (and the SPRT's ratio).\n"
-     "SPEC is 'damier [level=N] [hash=MB] [name=X]' (Damier in this process) or\n"
-     "'hub:COMMAND' (any Hub engine, another Damier build: 'hub:/path/damier hub').\n"
+     "SPEC is 'damier [level=N] [hash=MB] [name=X]' (Damier in this process),\n"
+     "'hub:COMMAND' (any Hub engine, another Damier build: 'hub:/path/damier hub')\n"
+     "or 'dxp:HOST:PORT' (an engine waiting for DXP games there, e.g. 'damier dxp\n"
+     "--listen 27531' or Scan in DXP mode; with --tc, one game at a time).\n"
      "\n" HELP_VARIANT
      "  --rules R          default or official\n"
      "  --games N          at most N games (default 2), rounded up to pairs\n"

@@ -5,8 +5,9 @@
  * stronger, by how much, and when that is known well enough (SPRT).
  *
  * A player is Damier in this process (a level, or a node budget, and a hash
- * size) or any engine that speaks Hub, started as a command (another build
- * of Damier among them).  Every move a player makes is checked legal by
+ * size), any engine that speaks Hub, started as a command (another build
+ * of Damier among them), or an engine that waits for DXP games at an
+ * address.  Every move a player makes is checked legal by
  * Damier's own generator and every game follows the variant's draw rules,
  * through the play layer; a player that sends an illegal move or none loses
  * that game.  Games are written to a PDN file as they end, and a match
@@ -24,15 +25,16 @@
 
 #define MATCH_NAME 64
 
-enum player_kind { PLAYER_DAMIER, PLAYER_HUB };
+enum player_kind { PLAYER_DAMIER, PLAYER_HUB, PLAYER_DXP };
 
 /* A player as the command line describes it: "damier [level=N] [hash=MB]
- * [name=X]" or "hub:COMMAND" (run by /bin/sh). */
+ * [name=X]", "hub:COMMAND" (run by /bin/sh) or "dxp:HOST:PORT" (an engine
+ * listening for DamExchange games, which the match proposes). */
 struct player_spec {
     enum player_kind kind;
     int level;          /* damier: 1..8; 0 with a node budget          */
     size_t hash_mb;     /* damier: the hash table (0: the level's)     */
-    char command[512];  /* hub: the command line                       */
+    char command[512];  /* hub: the command line; dxp: HOST:PORT       */
     char name[MATCH_NAME];
 };
 

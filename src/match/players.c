@@ -3,7 +3,11 @@
  * players.c - the two kinds of player a match knows: Damier in this
  * process, and an engine behind the Hub protocol in a process of its own.
  *
- * Both answer one question: the move for the current position of a match,
+ * A third kind, an engine that waits for DamExchange games at an address,
+ * is proposed each game (GAMEREQ with the position after the opening), sent
+ * the other side's moves and read for its own.
+ *
+ * All answer one question: the move for the current position of a match,
  * within a node budget or the mover's clock.  The answer is checked by the
  * caller against the legal moves; a Hub engine that cannot be understood,
  * or says nothing in time, has no move to give.
@@ -19,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "proto/dxpmsg.h"
 #include "proto/hubline.h"
 
 #define HUB_START_MS 10000 /* handshake and init                              */
@@ -37,9 +42,19 @@ int player_spec_parse(const char *text, struct player_spec *spec, char *why, siz
         snprintf(spec->name, sizeof spec->name, "%.*s", (int)sizeof spec->name - 1, text + 4);
         return 0;
     }
+    if (strncmp(text, "dxp:", 4) == 0) {
+        spec->kind = PLAYER_DXP;
+        if (!strchr(text + 4, ':') || strlen(text + 4) >= sizeof spec->command) {
+            snprintf(why, size, "engine '%.40s': dxp: needs the engine's HOST:PORT", text);
+            return -1;
+        }
+        snprintf(spec->command, sizeof spec->command, "%s", text + 4);
+        snprintf(spec->name, sizeof spec->name, "%.*s", (int)sizeof spec->name - 1, text);
+        return 0;
+    }
     if (strncmp(text, "damier", 6) != 0 || (text[6] && text[6] != ' ')) {
-        snprintf(why, size, "engine '%.40s': expected 'damier [level=N] [hash=MB] [name=X]' or "
-                 "'hub:COMMAND'", text);
+        snprintf(why, size, "engine '%.40s': expected 'damier [level=N] [hash=MB] [name=X]', "
+                 "'hub:COMMAND' or 'dxp:HOST:PORT'", text);
         return -1;
     }
     spec->kind = PLAYER_DAMIER;
@@ -235,6 +250,144 @@ static int hub_move(struct player *p, const dm_match *m, const struct player_lim
     return 0;
 }
 
+
+/* ---- a DXP engine at an address ---------------------------------------------- */
+
+#define DXP_ANSWER_MS 10000 /* GAMEACC and GAMEEND                           */
+
+static int dxp_start(struct player *p, const dm_variant *v, char *why, size_t size)
+{
+    (void)v;
+    if (dxp_connect(p->spec.command, &p->dxp, why, size) != 0)
+        return -1;
+    return 0;
+}
+
+static bool dxp_put(struct player *p, const struct dxp_message *m, int squares)
+{
+    char text[DXP_MAX_MESSAGE + 1];
+    return dxp_format(m, squares, text, sizeof text) >= 0 && dxp_send(&p->dxp, text) == 0;
+}
+
+/* The next message other than CHAT within timeout_ms, or false. */
+static bool dxp_get(struct player *p, int squares, int timeout_ms, struct dxp_message *m,
+                    char *why, size_t size)
+{
+    char text[DXP_MAX_MESSAGE + 1], reason[200];
+    for (;;) {
+        int n = dxp_receive(&p->dxp, text, timeout_ms, reason, sizeof reason);
+        if (n < 0) {
+            snprintf(why, size, "'%s': %s", p->spec.name, reason);
+            return false;
+        }
+        if (dxp_parse(text, (size_t)n, squares, m, reason, sizeof reason) != 0) {
+            snprintf(why, size, "'%s' sent a malformed message: %s", p->spec.name, reason);
+            return false;
+        }
+        if (m->kind != DXP_CHAT)
+            return true;
+    }
+}
+
+static int dxp_new_game(struct player *p, const dm_match *m, enum dm_color color,
+                        const struct player_limits *lim, char *why, size_t size)
+{
+    const dm_variant *v = dm_match_variant(m);
+    int squares = dm_variant_cells(v);
+    struct dxp_message req = {.kind = DXP_GAMEREQ, .color = color == DM_WHITE ? 'W' : 'Z',
+                              .moves = lim->moves_to_go};
+    int64_t minutes = (lim->time_left_ms + 59999) / 60000;
+    req.minutes = minutes < 1 ? 1 : minutes > 999 ? 999 : (int)minutes;
+    snprintf(req.name, sizeof req.name, "Damier match");
+    p->color = color;
+    p->synced = dm_match_ply(m);
+    if (p->synced > 0) {
+        /* After the opening: the position as a set-up. */
+        char hub[DM_HUB_POSITION_SIZE];
+        dm_hub_position_format(v, dm_match_position(m), hub, sizeof hub);
+        req.setup = true;
+        req.to_move = hub[0] == 'W' ? 'W' : 'Z';
+        for (int i = 0; i < squares; i++)
+            req.board[i] = hub[i + 1] == 'b' ? 'z' : hub[i + 1] == 'B' ? 'Z' : hub[i + 1];
+    }
+    struct dxp_message acc;
+    if (!dxp_put(p, &req, squares) || !dxp_get(p, squares, DXP_ANSWER_MS, &acc, why, size))
+        return -1;
+    if (acc.kind != DXP_GAMEACC || acc.code != 0) {
+        snprintf(why, size, "'%s' refused the game (%c, code %d)", p->spec.name, acc.kind,
+                 acc.code);
+        return -1;
+    }
+    return 0;
+}
+
+/* Sends the engine the moves it has not seen (the other side's). */
+static bool dxp_sync(struct player *p, const dm_match *m)
+{
+    const dm_variant *v = dm_match_variant(m);
+    const dm_game *g = dm_match_game(m);
+    for (; p->synced < dm_game_ply(g); p->synced++) {
+        const dm_move *mv = dm_game_move(g, p->synced + 1);
+        struct dxp_message out = {.kind = DXP_MOVE, .from = dm_cell_number(v, mv->from),
+                                  .to = dm_cell_number(v, mv->to)};
+        for (int i = 0; i < mv->njumps && i < DXP_MAX_CAPTURED; i++)
+            out.captured[out.ncaptured++] = dm_cell_number(v, mv->captured[i]);
+        if (!dxp_put(p, &out, dm_variant_cells(v)))
+            return false;
+    }
+    return true;
+}
+
+static int dxp_move(struct player *p, const dm_match *m, const struct player_limits *lim,
+                    dm_move *mv, char *why, size_t size)
+{
+    const dm_variant *v = dm_match_variant(m);
+    int squares = dm_variant_cells(v);
+    if (!dxp_sync(p, m)) {
+        snprintf(why, size, "the connection to '%s' is lost", p->spec.name);
+        return -1;
+    }
+    struct dxp_message in;
+    int64_t wait = lim->time_left_ms + HUB_GRACE_MS;
+    if (!dxp_get(p, squares, wait > 3600000 ? 3600000 : (int)wait, &in, why, size))
+        return -1;
+    if (in.kind != DXP_MOVE) {
+        snprintf(why, size, "'%s' sent '%c' instead of its move", p->spec.name, in.kind);
+        return -1;
+    }
+    dm_bits captured = 0;
+    for (int i = 0; i < in.ncaptured; i++)
+        captured |= (dm_bits)1 << dm_cell_of_number(v, in.captured[i]);
+    int at = dm_move_find(dm_match_legal(m), dm_cell_of_number(v, in.from),
+                          dm_cell_of_number(v, in.to), captured);
+    if (at < 0) {
+        snprintf(why, size, "'%s' played an illegal move from %d to %d", p->spec.name, in.from,
+                 in.to);
+        return -1;
+    }
+    *mv = dm_match_legal(m)->moves[at];
+    p->synced++;
+    return 0;
+}
+
+/* GAMEEND from the match's side (the engine's opponent), after the moves
+ * the engine has not seen, and its answer read. */
+static void dxp_end_game(struct player *p, const dm_match *m)
+{
+    enum dm_result r = dm_match_result(m);
+    int reason = r == DM_RESULT_DRAW ? DXP_DRAW
+                 : r == DM_RESULT_NONE ? DXP_UNKNOWN
+                 : (r == DM_RESULT_WHITE_WINS) == (p->color == DM_WHITE) ? DXP_I_LOSE
+                                                                         : DXP_I_WIN;
+    struct dxp_message end = {.kind = DXP_GAMEEND, .reason = reason, .stop = 0}, in;
+    char why[200];
+    int squares = dm_variant_cells(dm_match_variant(m));
+    /* The last move first, so that the engine sees the game end as it did. */
+    if (dxp_sync(p, m) && dxp_put(p, &end, squares))
+        while (dxp_get(p, squares, DXP_ANSWER_MS, &in, why, sizeof why) && in.kind != DXP_GAMEEND)
+            ; /* a last MOVE of a game already over, then the answer */
+}
+
 /* ---- Damier in this process -------------------------------------------------------- */
 
 static int damier_move(struct player *p, dm_match *m, const struct player_limits *lim,
@@ -273,8 +426,11 @@ int player_start(struct player *p, const struct player_spec *spec, const dm_vari
 {
     memset(p, 0, sizeof *p);
     p->spec = *spec;
+    p->dxp.fd = -1;
     if (spec->kind == PLAYER_HUB)
         return hub_start(p, v, why, size);
+    if (spec->kind == PLAYER_DXP)
+        return dxp_start(p, v, why, size);
     size_t mb = spec->hash_mb ? spec->hash_mb : dm_level_hash_mb(spec->level ? spec->level : 8);
     p->engine = dm_engine_new(mb);
     if (!p->engine) {
@@ -284,25 +440,43 @@ int player_start(struct player *p, const struct player_spec *spec, const dm_vari
     return 0;
 }
 
-void player_new_game(struct player *p)
+int player_new_game(struct player *p, const dm_match *m, enum dm_color color,
+                    const struct player_limits *lim, char *why, size_t size)
 {
+    if (p->spec.kind == PLAYER_DXP)
+        return dxp_new_game(p, m, color, lim, why, size);
     if (p->spec.kind == PLAYER_HUB)
         hub_send(p, "new-game\n");
     else
         dm_engine_new_game(p->engine);
+    return 0;
+}
+
+void player_end_game(struct player *p, const dm_match *m)
+{
+    if (p->spec.kind == PLAYER_DXP)
+        dxp_end_game(p, m);
 }
 
 int player_move(struct player *p, dm_match *m, const struct player_limits *lim, dm_move *mv,
                 char *why, size_t size)
 {
-    return p->spec.kind == PLAYER_HUB ? hub_move(p, m, lim, mv, why, size)
-                                      : damier_move(p, m, lim, mv, why, size);
+    switch (p->spec.kind) {
+    case PLAYER_HUB:
+        return hub_move(p, m, lim, mv, why, size);
+    case PLAYER_DXP:
+        return dxp_move(p, m, lim, mv, why, size);
+    default:
+        return damier_move(p, m, lim, mv, why, size);
+    }
 }
 
 void player_stop(struct player *p)
 {
     if (p->spec.kind == PLAYER_HUB)
         hub_stop(p);
+    if (p->spec.kind == PLAYER_DXP)
+        dxp_close(&p->dxp);
     dm_engine_free(p->engine);
     p->engine = NULL;
 }

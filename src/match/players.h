@@ -9,6 +9,7 @@
 #include <sys/types.h>
 
 #include "match/match.h"
+#include "proto/dxpnet.h"
 
 /* What a move may use: a node budget, or the mover's clock. */
 struct player_limits {
@@ -24,12 +25,20 @@ struct player {
     int to, from;
     char buf[16384];
     size_t len;
+    struct dxp_conn dxp;   /* dxp: the connection                          */
+    int synced;            /* dxp: plies the engine knows of this game     */
+    enum dm_color color;   /* dxp: the engine's colour in this game        */
 };
 
 /* Starts p as spec says, for games of v; 0, or -1 with why filled. */
 int player_start(struct player *p, const struct player_spec *spec, const dm_variant *v, char *why,
                  size_t size);
-void player_new_game(struct player *p);
+/* A new game, m after its opening, with p playing color and the clock lim
+ * at its start: 0, or -1 with why filled (a DXP engine that refuses it). */
+int player_new_game(struct player *p, const dm_match *m, enum dm_color color,
+                    const struct player_limits *lim, char *why, size_t size);
+/* The game is over (DXP: GAMEEND sent and answered). */
+void player_end_game(struct player *p, const dm_match *m);
 /* p's move in m's current position (one of dm_match_legal's): 0, or -1
  * with why filled when p has none (it then loses the game). */
 int player_move(struct player *p, dm_match *m, const struct player_limits *lim, dm_move *mv,

@@ -113,8 +113,15 @@ static int play_game(struct shared *sh, struct player players[2], int i, char **
         p += len;
         dm_match_play_text(m, dm_match_turn(m), move, &err);
     }
-    for (int k = 0; k < 2; k++)
-        player_new_game(&players[k]);
+    for (int k = 0; k < 2; k++) {
+        enum dm_color c = k == 0 ? first : (enum dm_color)!first;
+        struct player_limits lim = limits_of(o, m);
+        char why[200];
+        if (player_new_game(&players[k], m, c, &lim, why, sizeof why) != 0) {
+            snprintf(note, size, "%s loses: %s", players[k].spec.name, why);
+            dm_match_resign(m, c, &err);
+        }
+    }
     while (!dm_match_over(m)) {
         if (dm_match_ply(m) >= o->max_plies) {
             dm_match_offer_draw(m, DM_WHITE, &err);
@@ -136,6 +143,8 @@ static int play_game(struct shared *sh, struct player players[2], int i, char **
             break;
         }
     }
+    for (int k = 0; k < 2; k++)
+        player_end_game(&players[k], m);
     *pdn = dm_match_write_pdn(m, &err);
     enum dm_result r = dm_match_result(m);
     int score = r == DM_RESULT_DRAW || r == DM_RESULT_NONE ? 0

@@ -40,6 +40,25 @@ grep -q '^resumed 2 games from ' "$tmp/out" || fail "match: did not resume: $(ca
 set -- $(tally "$tmp/out")
 [ $(($1 + $2 + $3)) -eq 4 ] || fail "resumed match: the tally does not count all 4 games"
 
+# Against a DXP engine: a Damier waiting for games at an address.
+"$DAMIER_BIN" dxp --listen 127.0.0.1:0 --level 2 2>"$tmp/dxp.log" &
+follower=$!
+i=0
+while ! grep -q 'listening on' "$tmp/dxp.log" && [ $i -lt 100 ]; do
+    sleep 0.1
+    i=$((i + 1))
+done
+port=$(sed -n 's/.*listening on 127.0.0.1:\([0-9]*\)$/\1/p' "$tmp/dxp.log")
+run match --engine 'damier level=2' --engine "dxp:127.0.0.1:$port" --games 2 --tc 1
+[ "$rc" -eq 0 ] || fail "match against dxp: exit $rc: $(cat "$tmp/err" "$tmp/out")"
+set -- $(tally "$tmp/out")
+[ $(($1 + $2 + $3)) -eq 2 ] || fail "match against dxp: not 2 games: $(cat "$tmp/out")"
+wait $follower
+[ "$(grep -c 'game [12]: over: ' "$tmp/dxp.log")" -eq 2 ] ||
+    fail "the DXP engine did not see 2 games end: $(cat "$tmp/dxp.log")"
+run match --engine 'damier level=2' --engine "dxp:127.0.0.1:$port" --nodes 100
+[ "$rc" -eq 2 ] || fail "match against dxp by nodes: exit $rc, expected 2"
+
 # Bad input.
 run match --engine 'chess' --engine 'damier level=1'
 [ "$rc" -eq 2 ] || fail "match with a bad engine: exit $rc, expected 2"

@@ -35,6 +35,10 @@ struct tt_keys {
 void tt_keys_init(struct tt_keys *keys);
 /* The key of pos: every piece, the side to move and Frisian's counters. */
 uint64_t tt_key(const struct tt_keys *keys, const dm_position *pos);
+/* The key of after, a move from before whose key is key: the same value as
+ * tt_key(after), found from the cells the move changed alone. */
+uint64_t tt_key_after(const struct tt_keys *keys, uint64_t key, const dm_position *before,
+                      const dm_position *after);
 
 enum tt_bound { TT_NONE = 0, TT_UPPER = 1, TT_LOWER = 2, TT_EXACT = 3 };
 
@@ -58,6 +62,19 @@ struct tt {
     size_t clusters;          /* a power of two                              */
     uint8_t age;
 };
+
+/* The cluster where key's entry lives. */
+static inline struct tt_entry *tt_cluster(const struct tt *t, uint64_t key)
+{
+    return &t->entries[(size_t)(key & (t->clusters - 1)) * TT_CLUSTER];
+}
+
+/* Starts loading key's cluster, so that the probe a little later finds it
+ * in the cache. */
+static inline void tt_prefetch(const struct tt *t, uint64_t key)
+{
+    __builtin_prefetch(tt_cluster(t, key));
+}
 
 /* Allocates about mb megabytes; false if memory runs out. */
 bool tt_init(struct tt *t, size_t mb);

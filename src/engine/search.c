@@ -481,7 +481,8 @@ static void play(struct dm_engine *e, const dm_position *pos, int ply, const dm_
     *next = *pos;
     dm_make_move(e->v, next, m);
     struct search_ply *child = &e->stack[ply + 1];
-    child->key = tt_key(&e->keys, next);
+    child->key = tt_key_after(&e->keys, e->stack[ply].key, pos, next);
+    tt_prefetch(&e->tt, child->key);
     bool reversible = m->njumps == 0 && !(m->flags & (DM_MOVE_REMOVAL | DM_MOVE_PROMOTES)) &&
                       (pos->kings & BIT128(m->from));
     child->reversible = reversible ? e->stack[ply].reversible + 1 : 0;

@@ -52,6 +52,44 @@ static uint64_t key_of_set(const uint64_t *words, dm_bits set)
     return key;
 }
 
+/* The key of the piece on cell in pos, or 0 if the cell is empty. */
+static uint64_t piece_key(const struct tt_keys *keys, const dm_position *pos, int cell)
+{
+    dm_bits bit = BIT128(cell);
+    int c = (pos->white & bit) ? DM_WHITE : (pos->black & bit) ? DM_BLACK : -1;
+    if (c < 0)
+        return 0;
+    int kind = (pos->kings & bit) ? TT_KING : (pos->paras & bit) ? TT_PARA : TT_MAN;
+    return keys->piece[c][kind][cell];
+}
+
+/* The Frisian counters' part of a key. */
+static uint64_t counters_key(const struct tt_keys *keys, const dm_position *pos)
+{
+    uint64_t key = 0;
+    for (int c = 0; c < 2; c++) {
+        if (pos->king_cell[c] < DM_MAX_CELLS)
+            key ^= keys->king_cell[c][pos->king_cell[c]];
+        key ^= keys->king_run[c][pos->king_moves[c] & 3];
+    }
+    return key;
+}
+
+uint64_t tt_key_after(const struct tt_keys *keys, uint64_t key, const dm_position *before,
+                      const dm_position *after)
+{
+    /* Only the cells whose contents changed: a few for any move. */
+    dm_bits changed = (before->white ^ after->white) | (before->black ^ after->black) |
+                      (before->kings ^ after->kings) | (before->paras ^ after->paras);
+    for (; changed; changed &= changed - 1) {
+        int cell = ctz128(changed);
+        key ^= piece_key(keys, before, cell) ^ piece_key(keys, after, cell);
+    }
+    if (before->side != after->side)
+        key ^= keys->black_to_move;
+    return key ^ counters_key(keys, before) ^ counters_key(keys, after);
+}
+
 uint64_t tt_key(const struct tt_keys *keys, const dm_position *pos)
 {
     uint64_t key = pos->side == DM_BLACK ? keys->black_to_move : 0;
@@ -60,11 +98,8 @@ uint64_t tt_key(const struct tt_keys *keys, const dm_position *pos)
         key ^= key_of_set(keys->piece[c][TT_MAN], own & ~pos->kings & ~pos->paras);
         key ^= key_of_set(keys->piece[c][TT_KING], own & pos->kings);
         key ^= key_of_set(keys->piece[c][TT_PARA], own & pos->paras);
-        if (pos->king_cell[c] < DM_MAX_CELLS)
-            key ^= keys->king_cell[c][pos->king_cell[c]];
-        key ^= keys->king_run[c][pos->king_moves[c] & 3];
     }
-    return key;
+    return key ^ counters_key(keys, pos);
 }
 
 bool tt_init(struct tt *t, size_t mb)
@@ -73,7 +108,11 @@ bool tt_init(struct tt *t, size_t mb)
     size_t clusters = 1;
     while (clusters * 2 * TT_CLUSTER * sizeof(struct tt_entry) <= bytes)
         clusters *= 2;
-    t->entries = calloc(clusters * TT_CLUSTER, sizeof *t->entries);
+    /* A cluster is one cache line: aligned, a probe touches one line only. */
+    size_t size = clusters * TT_CLUSTER * sizeof *t->entries;
+    t->entries = aligned_alloc(TT_CLUSTER * sizeof *t->entries, size);
+    if (t->entries)
+        memset(t->entries, 0, size);
     t->clusters = clusters;
     t->age = 0;
     return t->entries != NULL;
@@ -91,14 +130,10 @@ void tt_clear(struct tt *t)
     t->age = 0;
 }
 
-static struct tt_entry *cluster_of(const struct tt *t, uint64_t key)
-{
-    return &t->entries[(size_t)(key & (t->clusters - 1)) * TT_CLUSTER];
-}
 
 const struct tt_entry *tt_probe(const struct tt *t, uint64_t key)
 {
-    const struct tt_entry *c = cluster_of(t, key);
+    const struct tt_entry *c = tt_cluster(t, key);
     for (int i = 0; i < TT_CLUSTER; i++)
         if (c[i].key == key && c[i].bound != TT_NONE)
             return &c[i];
@@ -108,7 +143,7 @@ const struct tt_entry *tt_probe(const struct tt *t, uint64_t key)
 void tt_store(struct tt *t, uint64_t key, int score, int depth, enum tt_bound bound, int move,
               int from)
 {
-    struct tt_entry *c = cluster_of(t, key), *slot = &c[0];
+    struct tt_entry *c = tt_cluster(t, key), *slot = &c[0];
     int worst = 1 << 30;
     for (int i = 0; i < TT_CLUSTER; i++) {
         if (c[i].key == key || c[i].bound == TT_NONE) {

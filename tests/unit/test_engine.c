@@ -826,6 +826,40 @@ static void test_eval_start(void **state)
     }
 }
 
+/* The key of a position found from its parent's and the move's cells is
+ * the key computed from scratch, for every move of random games of every
+ * variant (Turkish's immediate removal, Parachute's parachutists, Frisian's
+ * counters and Hawaiian's removals among them). */
+static void test_key_after(void **state)
+{
+    (void)state;
+    static struct tt_keys keys;
+    tt_keys_init(&keys);
+    static dm_move_list legal;
+    uint64_t rng = 0x4B455953u;
+    for (int vi = 0; vi < dm_variant_count(); vi++) {
+        const dm_variant *v = dm_variant_at(vi);
+        for (int game = 0; game < 10; game++) {
+            dm_position pos;
+            dm_position_start(v, &pos);
+            uint64_t key = tt_key(&keys, &pos);
+            for (int ply = 0; ply < 150 && dm_generate(v, &pos, &legal, 0) > 0; ply++) {
+                for (int i = 0; i < legal.count; i++) {
+                    dm_position next = pos;
+                    dm_make_move(v, &next, &legal.moves[i]);
+                    if (tt_key_after(&keys, key, &pos, &next) != tt_key(&keys, &next))
+                        fail_msg("%s: the key after a move differs from the full key",
+                                 dm_variant_id(v));
+                }
+                dm_position next = pos;
+                dm_make_move(v, &next, &legal.moves[tu_xorshift(&rng) % (uint64_t)legal.count]);
+                key = tt_key_after(&keys, key, &pos, &next);
+                pos = next;
+            }
+        }
+    }
+}
+
 int main(void)
 {
     /* clang-format off */
@@ -847,6 +881,7 @@ int main(void)
         cmocka_unit_test(test_ponder_ticking),
         cmocka_unit_test(test_ponder_threads),
         cmocka_unit_test(test_multipv),
+        cmocka_unit_test(test_key_after),
     };
     /* clang-format on */
     return cmocka_run_group_tests(tests, NULL, NULL);

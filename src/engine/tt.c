@@ -14,11 +14,17 @@
  * then the shallowest.  Tuned for the search's workload: a probe and at most
  * one store per node.
  */
+/* madvise's MADV_HUGEPAGE is a Linux extension, outside POSIX. */
+#define _DEFAULT_SOURCE
+
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "base/bits.h"
 #include "engine/engine.h"
+
+#define TT_HUGE_PAGE ((size_t)2 << 20)
 
 static uint64_t splitmix64(uint64_t *state)
 {
@@ -108,11 +114,18 @@ bool tt_init(struct tt *t, size_t mb)
     size_t clusters = 1;
     while (clusters * 2 * TT_CLUSTER * sizeof(struct tt_entry) <= bytes)
         clusters *= 2;
-    /* A cluster is one cache line: aligned, a probe touches one line only. */
+    /* A cluster is one cache line: aligned, a probe touches one line only.
+     * A table of 2 MB or more sits on 2 MB pages where the kernel offers
+     * them (transparent huge pages): each probe lands on a random page, and
+     * with 4 KB pages most probes also miss the TLB. */
     size_t size = clusters * TT_CLUSTER * sizeof *t->entries;
-    t->entries = aligned_alloc(TT_CLUSTER * sizeof *t->entries, size);
-    if (t->entries)
+    size_t align = size >= TT_HUGE_PAGE ? TT_HUGE_PAGE : TT_CLUSTER * sizeof *t->entries;
+    t->entries = aligned_alloc(align, size);
+    if (t->entries) {
+        if (size >= TT_HUGE_PAGE)
+            madvise(t->entries, size, MADV_HUGEPAGE); /* a hint: ignored if refused */
         memset(t->entries, 0, size);
+    }
     t->clusters = clusters;
     t->age = 0;
     return t->entries != NULL;

@@ -488,6 +488,26 @@ static void play(struct dm_engine *e, const dm_position *pos, int ply, const dm_
     child->reversible = reversible ? e->stack[ply].reversible + 1 : 0;
 }
 
+/* Probes the table for the node keyed key: its move (for ordering) into
+ * *move and *from, and true with the score in *cut when the stored bound
+ * settles the node at this depth and window (never at a PV node). */
+static bool tt_cutoff(struct dm_engine *e, uint64_t key, int ply, int depth, int alpha, int beta,
+                      bool pv_node, int *move, int *from, int *cut)
+{
+    const struct tt_entry *te = tt_probe(&e->tt, key);
+    if (!te)
+        return false;
+    *move = te->move;
+    *from = te->from;
+    int s = tt_score_from(te->score, ply);
+    if (pv_node || te->depth < depth ||
+        !(te->bound == TT_EXACT || (te->bound == TT_LOWER && s >= beta) ||
+          (te->bound == TT_UPPER && s <= alpha)))
+        return false;
+    *cut = s;
+    return true;
+}
+
 /*
  * The score of pos (at ply, keyed in the stack) for its side to move,
  * searched depth plies deep within (alpha, beta): exact inside the window,
@@ -522,18 +542,15 @@ static int search(struct dm_engine *e, const dm_position *pos, int ply, int dept
     if (alpha >= beta)
         return alpha;
 
+    /* A node inside the horizon probes the table first: a cutoff saves
+     * generating its moves.  A horizon node generates first, since one that
+     * need not capture is evaluated at once: most nodes are such leaves, and
+     * a probe there costs a cache miss for what the evaluation says anyway. */
     int tt_move = TT_NO_MOVE, tt_from = DM_NO_CELL;
-    const struct tt_entry *te = tt_probe(&e->tt, sp->key);
-    if (te) {
-        tt_move = te->move;
-        tt_from = te->from;
-        int s = tt_score_from(te->score, ply);
-        if (!pv_node && te->depth >= depth &&
-            (te->bound == TT_EXACT || (te->bound == TT_LOWER && s >= beta) ||
-             (te->bound == TT_UPPER && s <= alpha)))
-            return s;
-    }
-
+    int cut;
+    if (depth > 0 && tt_cutoff(e, sp->key, ply, depth, alpha, beta, pv_node, &tt_move, &tt_from,
+                               &cut))
+        return cut;
     int base = sp->base;
     dm_move_list *list = base + DM_MAX_MOVES <= e->move_room ? list_at(e, base) : &e->scratch;
     dm_generate(v, pos, list, 0);
@@ -545,6 +562,9 @@ static int search(struct dm_engine *e, const dm_position *pos, int ply, int dept
     bool must_capture = e->has_quiet && (list->moves[0].flags & DM_MOVE_CAPTURE);
     if ((depth <= 0 && !must_capture) || base + count > e->move_room)
         return eval_position(&e->eval, pos);
+    if (depth <= 0 && tt_cutoff(e, sp->key, ply, depth, alpha, beta, pv_node, &tt_move, &tt_from,
+                                &cut))
+        return cut;
     dm_move *moves = e->moves + base;
     if (list == &e->scratch)
         memcpy(moves, list->moves, (size_t)count * sizeof *moves);

@@ -173,7 +173,8 @@ static void standing(const struct shared *sh, char *buf, size_t size)
     const struct match_tally *t = &sh->tally;
     struct match_elo e = match_elo(t);
     int n = snprintf(buf, size, "%d-%d-%d (W-D-L), score %.1f%%, Elo %+.0f [%+.0f, %+.0f]",
-                     t->wins, t->draws, t->losses, 100 * e.score, e.elo + 0.0, e.low, e.high);
+                     t->wins, t->draws, t->losses, 100 * e.score, e.elo + 0.0, e.low + 0.0,
+                     e.high + 0.0);
     if (sh->o->sprt && n > 0 && (size_t)n < size) {
         double lower, upper;
         match_sprt_bounds(&sh->o->sprt_params, &lower, &upper);

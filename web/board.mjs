@@ -266,7 +266,6 @@ export class Board {
       const sq = this.squareAt(p.x, p.y);
       if (!sq) return;
       ev.preventDefault();
-      svg.focus({ preventScroll: true });
       this.h.down(sq);
       drag = { sq, x: p.x, y: p.y, moved: false, g: null, id: ev.pointerId };
       if (this.h.canDrag(sq)) {

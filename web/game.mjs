@@ -86,7 +86,7 @@ export class GamePage {
   // dropped (seq), a state one move on animates that move.
   apply(st) {
     const old = this.state;
-    if (old && typeof st.seq === 'number' && typeof old.seq === 'number' && st.seq <= old.seq) return;
+    if (old && typeof st.seq === 'number' && typeof old.seq === 'number' && st.seq <= old.seq) return false;
     this.state = st;
     this.positions[st.ply] = st.position;
     this.savePositions();
@@ -107,6 +107,7 @@ export class GamePage {
     }
     this.skipAnim = false;
     this.panels();
+    return true;
   }
 
   guessLast(st) {
@@ -372,7 +373,13 @@ export class GamePage {
       const st = await api.move(this.id, this.token, text);
       this.busy = false;
       this.skipAnim = dragged;
-      this.apply(st);
+      if (!this.apply(st)) {
+        // the socket brought this state (or a later one) first: the page
+        // was drawn while the move was on its way, so draw it again
+        this.skipAnim = false;
+        this.draw();
+        this.panels();
+      }
       if (!this.wsOpen) this.poll();
       return true;
     } catch (e) {
@@ -389,7 +396,7 @@ export class GamePage {
   async act(action) {
     $('move-error').textContent = '';
     try {
-      this.apply(await api.action(this.id, this.token, action));
+      if (!this.apply(await api.action(this.id, this.token, action))) this.panels();
     } catch (e) {
       $('move-error').textContent = e.message;
     }

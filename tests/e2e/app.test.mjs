@@ -26,7 +26,7 @@ after(async () => {
 
 // computerGame(variant, checks): plays until the computer has answered
 // three times, then resigns (with its confirmation) and reads the end.
-async function computerGame(variant, name, checks) {
+async function computerGame(variant, name, checks, extra) {
   const p = await page(browser);
   await newGame(p, url, { variant, level: 1, clock: '5+3', shot: name === 'game-10x10' ? 'new-game' : '' });
   if (checks) await checks(p);
@@ -41,6 +41,8 @@ async function computerGame(variant, name, checks) {
   assert.match(await p.textContent('#last-move'), /Last move: \S+/);
   assert.ok((await p.$$('#move-list button')).length >= st.ply);
   await shot(p, name);
+  if (extra && st.status === 'playing') await extra(p);
+  st = await state(p);
   if (st.status === 'playing') {
     await p.click('#btn-resign');
     await p.waitForSelector('#resign-confirm:not([hidden])');
@@ -61,6 +63,18 @@ test('international 10x10 against the computer, resigned at the end', async () =
     assert.match(await p.textContent('#bar-bottom .clock'), /^[45]:[0-5][0-9]$/);
     // a square's number is drawn on the numeric board
     assert.ok(await p.$$eval('#board-wrap text.coord', (l) => l.some((t) => t.textContent === '46')));
+  }, async (p) => {
+    await p.click('#btn-hint');
+    await p.waitForFunction(() => /^Hint: \S+/.test(document.getElementById('analysis').textContent));
+    assert.ok(await p.$('#board-wrap .mark-hint'), 'the hint is marked on the board');
+    await p.click('#btn-analyse');
+    await p.waitForFunction(() => /^Score [-+]?\d/.test(document.getElementById('analysis').textContent));
+    const before = (await state(p)).ply;
+    await p.click('#btn-takeback');
+    await p.waitForFunction((n) => window.damierGame.state.ply < n, before);
+    await myTurn(p);
+    await p.click('#btn-flip');
+    assert.match(await p.getAttribute('#board-wrap svg', 'aria-label'), /Black at the bottom/);
   });
 });
 
@@ -202,6 +216,29 @@ test('a phone-sized screen shows the whole board', async () => {
   await p.tap(`#board-wrap .cell-hit[data-square="${m.from}"]`);
   await p.tap(`#board-wrap .cell-hit[data-square="${m.to}"]`);
   await p.waitForFunction(() => window.damierGame.state.ply === 1);
+  assert.deepEqual(p.errors, []);
+  await p.context().close();
+});
+
+test('the board editor: a position set up by clicks, then played', async () => {
+  const p = await page(browser);
+  await p.goto(`${url}/#editor`);
+  await p.waitForSelector('#editor:not([hidden])');
+  await p.selectOption('#ed-variant', 'international');
+  await p.click('#ed-clear');
+  await p.check('input[name=ed-piece][value=white-man]');
+  await p.click('#ed-board .cell-hit[data-square="32"]');
+  await p.check('input[name=ed-piece][value=black-man]');
+  await p.click('#ed-board .cell-hit[data-square="27"]');
+  await p.check('input[name=ed-piece][value=black-king]');
+  await p.click('#ed-board .cell-hit[data-square="5"]');
+  assert.equal(await p.inputValue('#ed-fen'), 'W:W32:B27,K5');
+  await p.selectOption('#ed-opponent', 'local');
+  await p.click('#ed-play');
+  await p.waitForURL(/\/game\//);
+  await waitState(p);
+  const st = await state(p);
+  assert.deepEqual(st.legal.map((m) => m.notation), ['32x21']);
   assert.deepEqual(p.errors, []);
   await p.context().close();
 });

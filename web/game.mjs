@@ -55,6 +55,7 @@ export class GamePage {
     }
     const v = this.variants.get(st.variant);
     this.variant = v;
+    if (this.seat && !this.seat.variant) store.remember({ ...this.seat, variant: st.variant }); // an import
     const mine = st.you && st.you !== 'both' ? st.you : this.seat && this.seat.side;
     this.flipped = mine === 'black';
     this.board.setFlipped(this.flipped);
@@ -229,6 +230,7 @@ export class GamePage {
     setText('status', status);
     setText('last-move', s.moves.length ? `Last move: ${s.moves[s.moves.length - 1]} (${cap(other(s.turn))})` : '');
     setText('must-capture', playing && s.must_capture ? s.must_capture : '');
+    setText('counters', (s.counters || []).map((c) => `${c.name}: ${c.count} of ${c.limit}`).join('; '));
     // controls
     const seated = !!this.token && playing;
     $('move-form').hidden = !this.token;

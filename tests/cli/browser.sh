@@ -17,7 +17,7 @@ if [ ! -x /usr/bin/chromium ] || [ ! -d "$root/tests/e2e/node_modules/playwright
 fi
 cd "$root/tests/e2e" || exit 1
 start=$(date +%s)
-DAMIER_BIN=$bin node --test --test-concurrency=1 --test-reporter=spec app.test.mjs
+DAMIER_BIN=$bin node --test --test-concurrency=1 --test-reporter=spec picker.test.mjs app.test.mjs
 rc=$?
 echo "$0: browser tests took $(($(date +%s) - start)) s"
 exit $rc

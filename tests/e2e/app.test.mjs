@@ -92,7 +92,7 @@ test('turkish on the full board against the computer', async () => {
   });
 });
 
-test('a friend game in two browsers: invite link, moves both ways, a draw agreed', async () => {
+test('a friend game in two browsers: invite link, moves both ways, a takeback granted, a draw agreed', async () => {
   const a = await page(browser);
   await newGame(a, url, { variant: 'russian', opponent: 'friend' });
   const link = await a.inputValue('#invite-url');
@@ -115,6 +115,15 @@ test('a friend game in two browsers: invite link, moves both ways, a draw agreed
   await waitState(w);
   assert.match(await w.textContent('#status'), /watching/);
   assert.equal(await w.isVisible('#move-form'), false);
+  // a takeback asked of the friend, and granted
+  await b.click('#btn-takeback');
+  await a.waitForSelector('#offer:not([hidden])');
+  assert.match(await a.textContent('#offer-text'), /Black asks to take back/);
+  await a.click('#offer-accept');
+  await b.waitForFunction(() => window.damierGame.state.ply === 1);
+  await myTurn(b);
+  await playByClicks(b);
+  await a.waitForFunction(() => window.damierGame.state.ply === 2);
   await a.click('#btn-draw');
   await b.waitForSelector('#offer:not([hidden])');
   assert.match(await b.textContent('#offer-text'), /White offers a draw/);

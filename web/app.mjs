@@ -5,7 +5,8 @@
 // or takes a friend's seat (/join/{code}); the forms' requests go out here.
 
 import * as api from './api.mjs';
-import { editor } from './editor.mjs';
+import { Board } from './board.mjs';
+import { editor, piecesOf } from './editor.mjs';
 import { GamePage } from './game.mjs';
 import * as store from './store.mjs';
 
@@ -68,9 +69,16 @@ function home(variants) {
   const byId = new Map(variants.map((v) => [v.id, v]));
   if (prefs.variant && byId.has(prefs.variant)) sel.value = prefs.variant;
   const form = $('new-game');
+  const none = () => false;
+  const preview = new Board($('ng-preview'), { down: none, up: none, canDrag: none, cursor: none, still: true });
   const describe = () => {
     const v = byId.get(sel.value);
     if (!v) return;
+    if (preview.v !== v) {
+      preview.setVariant(v);
+      const start = piecesOf(v.start, v);
+      preview.render({ pieces: start ? start.pieces : [], marks: {} });
+    }
     $('ng-summary').textContent = v.summary;
     $('ng-rules').textContent = v.rules;
     const preset = form.elements.rules.value;

@@ -16,8 +16,9 @@ function el(name, attrs = {}, parent = null) {
 }
 
 export class Board {
-  // Board(container, handlers): handlers.down(sq), up(sq, dragged),
-  // canDrag(sq) -> bool, cursor(sq) (keyboard cursor moved onto sq or null).
+  // Board(container, handlers): handlers.down(sq), up(sq, fromSq, dragged),
+  // canDrag(sq) -> bool, cursor(sq) (keyboard cursor moved onto sq or null);
+  // handlers.still: a picture that takes no input.
   constructor(container, handlers) {
     this.container = container;
     this.h = handlers;
@@ -78,10 +79,13 @@ export class Board {
     const padL = this.algebraic ? 0.45 : 0.08;
     const padB = this.algebraic ? 0.45 : 0.08;
     this.container.textContent = '';
+    const still = this.h.still; // a picture only (the new-game preview)
     const svg = el('svg', {
       viewBox: `${-padL} -0.08 ${this.files + padL + 0.08} ${this.ranks + padB + 0.08}`,
-      role: 'application', tabindex: '0',
-      'aria-label': `${this.v.name} board${this.flipped ? ', Black at the bottom' : ''}; arrow keys move a cursor, Enter or Space picks a square`,
+      ...(still ? { role: 'img', 'aria-label': `the start of ${this.v.name}` } : {
+        role: 'application', tabindex: '0',
+        'aria-label': `${this.v.name} board${this.flipped ? ', Black at the bottom' : ''}; arrow keys move a cursor, Enter or Space picks a square`,
+      }),
     }, this.container);
     this.svg = svg;
     const ground = el('g', {}, svg);
@@ -125,7 +129,7 @@ export class Board {
       const p = this.pos(c.square);
       el('rect', { x: p.x - 0.5, y: p.y - 0.5, width: 1, height: 1, class: 'cell-hit', 'data-square': c.square }, hits);
     }
-    this.listen(svg);
+    if (!still) this.listen(svg);
   }
 
   coords(svg) {
@@ -200,8 +204,9 @@ export class Board {
       transform: `translate(${at.x} ${at.y})`,
       'data-square': p.square,
     }, this.piecesG);
-    el('circle', { r: 0.4, class: 'body' }, g);
-    el('circle', { r: 0.27, class: 'ring' }, g);
+    const small = this.v.board.kind === 'points' ? 0.85 : 1; // room for the lines
+    el('circle', { r: 0.4 * small, class: 'body' }, g);
+    el('circle', { r: 0.27 * small, class: 'ring' }, g);
     if (p.kind === 'king') {
       el('path', { d: 'M-0.2 0.1 L-0.23 -0.12 L-0.1 -0.01 L0 -0.17 L0.1 -0.01 L0.23 -0.12 L0.2 0.1 Z', class: 'crown' }, g);
     } else if (p.kind === 'parachutist') {

@@ -251,3 +251,55 @@ test('the board editor: a position set up by clicks, then played', async () => {
   assert.deepEqual(p.errors, []);
   await p.context().close();
 });
+
+// cursorTo(p, sq): the board's keyboard cursor moved onto sq with the arrows.
+async function cursorTo(p, sq) {
+  for (let i = 0; i < 24; i++) {
+    const d = await p.evaluate((target) => {
+      const b = window.damierGame.board;
+      const at = b.cursor ? b.pos(b.cursor) : null;
+      const to = b.pos(target);
+      if (!at) return 'ArrowUp';
+      const dx = to.x - at.x;
+      const dy = to.y - at.y;
+      if (Math.abs(dx) < 0.1 && Math.abs(dy) < 0.1) return null;
+      if (Math.abs(dx) >= Math.abs(dy)) return dx > 0 ? 'ArrowRight' : 'ArrowLeft';
+      return dy > 0 ? 'ArrowDown' : 'ArrowUp';
+    }, sq);
+    if (!d) return;
+    await p.keyboard.press(d);
+  }
+  throw new Error(`the cursor did not reach ${sq}`);
+}
+
+test('alquerque points: a move dragged, then one entered with the keyboard cursor', async () => {
+  const p = await page(browser);
+  await newGame(p, url, { variant: 'alquerque', opponent: 'local' });
+  assert.ok((await p.$$('#board-wrap line.grid-line')).length > 0, 'the grid lines are drawn');
+  let st = await state(p);
+  const m = st.legal[0];
+  const centre = (sq) => p.$eval(`#board-wrap .cell-hit[data-square="${sq}"]`, (e) => {
+    const r = e.getBoundingClientRect();
+    return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+  });
+  const a = await centre(m.from);
+  const c = await centre(m.to);
+  await p.mouse.move(a.x, a.y);
+  await p.mouse.down();
+  await p.mouse.move((a.x + c.x) / 2, (a.y + c.y) / 2, { steps: 3 });
+  await p.mouse.move(c.x, c.y, { steps: 3 });
+  await p.mouse.up();
+  await p.waitForFunction(() => window.damierGame.state.ply === 1);
+  st = await myTurn(p);
+  const k = st.legal[0];
+  await p.focus('#board-wrap svg');
+  await cursorTo(p, k.from);
+  assert.match(await p.textContent('#cursor-say'), new RegExp(`^${k.from}: black man`));
+  await p.keyboard.press('Enter');
+  await cursorTo(p, k.to);
+  await p.keyboard.press('Enter');
+  await p.waitForFunction(() => window.damierGame.state.ply === 2);
+  assert.equal((await state(p)).moves[1], k.notation);
+  assert.deepEqual(p.errors, []);
+  await p.context().close();
+});

@@ -103,6 +103,7 @@ export class GamePage {
     if (played && this.viewPly === null && !this.skipAnim) {
       const before = old.position.pieces;
       this.board.animate(played, before, st.position.pieces, this.marks());
+      this.material(st.position.pieces);
     } else {
       this.draw();
     }
@@ -174,6 +175,17 @@ export class GamePage {
     return { from: sq[0], to: sq[sq.length - 1] };
   }
 
+  // material(pieces): each side's men and kings, for the player bars.
+  material(pieces) {
+    const bottom = this.flipped ? 'black' : 'white';
+    for (const [bar, side] of [['bar-bottom', bottom], ['bar-top', other(bottom)]]) {
+      const mine = pieces.filter((p) => p.color === side);
+      const kings = mine.filter((p) => p.kind === 'king').length;
+      const text = `${mine.length - kings} men${kings ? `, ${kings} king${kings > 1 ? 's' : ''}` : ''}`;
+      setText(bar, text, '.material');
+    }
+  }
+
   async draw() {
     const s = this.state;
     let pos = s.position;
@@ -193,6 +205,7 @@ export class GamePage {
       $('view-note').textContent = '';
     }
     this.board.render({ pieces: pos.pieces, marks: this.marks() });
+    this.material(pos.pieces);
     $('fen-text').value = pos.fen;
   }
 
@@ -230,7 +243,7 @@ export class GamePage {
     setText('status', status);
     setText('last-move', s.moves.length ? `Last move: ${s.moves[s.moves.length - 1]} (${cap(other(s.turn))})` : '');
     setText('must-capture', playing && s.must_capture ? s.must_capture : '');
-    setText('counters', (s.counters || []).map((c) => `${c.name}: ${c.count} of ${c.limit}`).join('; '));
+    setText('counters', (s.counters || []).filter((c) => c.count > 0).map((c) => `${c.name}: ${c.count} of ${c.limit}`).join('; '));
     // controls
     const seated = !!this.token && playing;
     $('move-form').hidden = !this.token;
@@ -513,8 +526,8 @@ export class GamePage {
   }
 }
 
-function setText(id, text) {
-  const e = $(id);
+function setText(id, text, sub) {
+  const e = sub ? $(id).querySelector(sub) : $(id);
   if (e.textContent !== text) e.textContent = text;
 }
 

@@ -184,6 +184,7 @@ export class Board {
     };
     for (const sq of m.last || []) box(sq, 'mark-last', this.under);
     for (const sq of m.hint || []) box(sq, 'mark-hint', this.under);
+    for (const sq of m.pre || []) box(sq, 'mark-pre', this.under);
     for (const sq of m.movable || []) box(sq, 'mark-movable', this.over, 0.06);
     if (m.sel) box(m.sel, 'mark-sel', this.over, 0.04);
     for (const sq of m.dest || []) {

@@ -37,7 +37,7 @@ export class GamePage {
     this.board = new Board($('board-wrap'), {
       down: (sq) => this.down(sq),
       up: (sq, fromSq, dragged) => this.up(sq, fromSq, dragged),
-      canDrag: (sq) => this.canMove() && this.picker.movable().includes(sq),
+      canDrag: (sq) => (this.canMove() && this.picker.movable().includes(sq)) || (this.premoveOk() && this.ownPiece(sq)),
       cursor: (sq) => this.sayCursor(sq),
     });
     this.clocks = new Clocks({ white: $('bar-bottom').querySelector('.clock'), black: $('bar-top').querySelector('.clock') });
@@ -109,6 +109,8 @@ export class GamePage {
     }
     this.skipAnim = false;
     this.panels();
+    if (st.status !== 'playing' || (old && st.ply < old.ply)) this.pre = null;
+    this.playPremove();
     return true;
   }
 
@@ -156,6 +158,7 @@ export class GamePage {
     if (lm) m.last = [lm.from, lm.to];
     if (this.viewPly !== null) return m;
     if (this.hint) m.hint = [this.hint.from, this.hint.to];
+    if (this.pre) m.pre = [this.pre.from, this.pre.to].filter(Boolean);
     if (this.canMove()) {
       if (this.picker.from !== null) {
         const t = this.picker.targets();
@@ -347,8 +350,58 @@ export class GamePage {
 
   // -- input ---------------------------------------------------------------
 
+  // premoveOk(): the other side is to move in a game this page plays one
+  // side of: a move may be queued, played if legal when the turn comes.
+  premoveOk() {
+    const s = this.state;
+    return !!(s && this.token && !this.local() && s.status === 'playing' && this.viewPly === null &&
+      this.me() && this.me() !== s.turn);
+  }
+
+  ownPiece(sq) {
+    return this.state.position.pieces.some((p) => p.square === sq && p.color === this.me());
+  }
+
+  // preDown / preUp: a premove entered as a move is (click-click or drag).
+  preDown(sq) {
+    const pre = this.pre;
+    this.preToggle = false;
+    if (pre && !pre.to && sq === pre.from) {
+      this.preToggle = true;
+    } else if (this.ownPiece(sq)) {
+      this.pre = { from: sq, to: null };
+    } else if (pre && !pre.to) {
+      pre.to = sq;
+    } else {
+      this.pre = null;
+    }
+    this.draw();
+  }
+
+  preUp(sq, fromSq, dragged) {
+    const pre = this.pre;
+    if (!pre || pre.to) return;
+    if (sq && sq !== fromSq && dragged) pre.to = sq;
+    else if (this.preToggle && sq === fromSq && !dragged) this.pre = null;
+    this.preToggle = false;
+    this.draw();
+  }
+
+  // playPremove(): once the turn has come, the queued move if it is legal.
+  playPremove() {
+    const pre = this.pre;
+    if (!pre || !pre.to || !this.canMove()) return;
+    this.pre = null;
+    const m = this.state.legal.filter((x) => x.from === pre.from && x.to === pre.to);
+    if (m.length === 1) this.play(m[0].notation, false);
+    else this.draw();
+  }
+
   down(sq) {
-    if (!this.canMove()) return;
+    if (!this.canMove()) {
+      if (this.premoveOk()) this.preDown(sq);
+      return;
+    }
     this.downSq = sq;
     if (sq === this.picker.from && !this.picker.via.length && this.picker.to === null) {
       this.toggle = true; // a second click on the picked piece drops it, on release
@@ -359,7 +412,14 @@ export class GamePage {
   }
 
   up(sq, fromSq, dragged) {
-    if (!this.canMove()) return;
+    if (!this.canMove()) {
+      if (this.premoveOk()) {
+        if (sq === null && fromSq === null) this.pre = null;
+        this.preUp(sq, fromSq, dragged);
+        this.draw();
+      }
+      return;
+    }
     if (sq === null && fromSq === null) { // Escape
       this.picker.clear();
       this.draw();

@@ -6,8 +6,9 @@
 // by its final square, read-only watching, and a phone-sized screen.
 
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { after, before, test } from 'node:test';
-import { Server, clickSquare, launch, myTurn, newGame, page, playByClicks, shot, state, waitState } from './lib.mjs';
+import { BIN, Server, clickSquare, launch, myTurn, newGame, page, playByClicks, shot, state, waitState } from './lib.mjs';
 
 let server;
 let url;
@@ -92,7 +93,7 @@ test('turkish on the full board against the computer', async () => {
   });
 });
 
-test('a friend game in two browsers: invite link, moves both ways, a takeback granted, a draw agreed', async () => {
+test('a friend game in two browsers: invite link, moves both ways, a takeback granted, a premove, a draw agreed', async () => {
   const a = await page(browser);
   await newGame(a, url, { variant: 'russian', opponent: 'friend' });
   const link = await a.inputValue('#invite-url');
@@ -121,9 +122,19 @@ test('a friend game in two browsers: invite link, moves both ways, a takeback gr
   assert.match(await a.textContent('#offer-text'), /Black asks to take back/);
   await a.click('#offer-accept');
   await b.waitForFunction(() => window.damierGame.state.ply === 1);
-  await myTurn(b);
-  await playByClicks(b);
-  await a.waitForFunction(() => window.damierGame.state.ply === 2);
+  // White queues a premove (a move legal after Black's, found by damier
+  // moves), Black moves, and the premove is played at once
+  const bst = await myTurn(b);
+  const mB = bst.legal[0];
+  const after = JSON.parse(execFileSync(BIN, ['moves', '--json', '--variant', 'russian', '--play', `${bst.moves[0]} ${mB.notation}`]).toString());
+  const pre = after.moves.find((m) => after.moves.filter((x) => x.from === m.from && x.to === m.to).length === 1);
+  await clickSquare(a, pre.from);
+  await clickSquare(a, pre.to);
+  assert.equal((await a.$$('#board-wrap .mark-pre')).length, 2, 'the premove is marked');
+  await playByClicks(b, (l) => l.find((m) => m.notation === mB.notation));
+  await a.waitForFunction(() => window.damierGame.state.ply === 3);
+  assert.equal((await state(a)).moves[2], pre.notation);
+  await b.waitForFunction(() => window.damierGame.state.ply === 3);
   await a.click('#btn-draw');
   await b.waitForSelector('#offer:not([hidden])');
   assert.match(await b.textContent('#offer-text'), /White offers a draw/);

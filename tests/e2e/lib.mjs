@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 
-const BIN = process.env.DAMIER_BIN || path.resolve('../../build/damier');
+export const BIN = process.env.DAMIER_BIN || path.resolve('../../build/damier');
 export const SHOTS = process.env.DAMIER_SCREENSHOTS || '';
 
 // Server: one `damier serve`. start() reads the address it prints

@@ -342,6 +342,18 @@ export class GamePage {
     this.panels();
   }
 
+  // readBoard(): where every piece stands, in words, for a screen reader.
+  readBoard() {
+    const pos = this.viewPly === null ? this.state.position : this.positions[this.viewPly] || this.state.position;
+    const say = (color) => {
+      const list = (kind) => pos.pieces.filter((p) => p.color === color && p.kind === kind).map((p) => p.square);
+      const men = list('man');
+      const kings = list('king');
+      return `${cap(color)}: ${men.length ? `men ${men.join(' ')}` : 'no men'}${kings.length ? `; kings ${kings.join(' ')}` : ''}.`;
+    };
+    $('cursor-say').textContent = `${say('white')} ${say('black')} ${cap(pos.side)} to move.`;
+  }
+
   sayCursor(sq) {
     const pos = this.viewPly === null ? this.state.position : this.positions[this.viewPly] || this.state.position;
     const p = pos.pieces.find((x) => x.square === sq);
@@ -536,6 +548,7 @@ export class GamePage {
       if (await this.play(text, false)) $('move-input').value = '';
     });
     $('btn-flip').addEventListener('click', () => this.flip());
+    $('btn-read').addEventListener('click', () => this.readBoard());
     $('btn-hint').addEventListener('click', () => this.analyse(true));
     $('btn-analyse').addEventListener('click', () => this.analyse(false));
     $('btn-takeback').addEventListener('click', () => this.act('takeback'));
@@ -574,6 +587,8 @@ export class GamePage {
         this.view(keys[ev.key]);
       } else if (ev.key === 'f') {
         this.flip();
+      } else if (ev.key === 'r') {
+        this.readBoard();
       }
     });
   }

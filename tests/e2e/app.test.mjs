@@ -303,6 +303,8 @@ test('alquerque points: a move dragged, then one entered with the keyboard curso
   await p.waitForFunction(() => window.damierGame.state.ply === 1);
   st = await myTurn(p);
   const k = st.legal[0];
+  await p.click('#btn-read');
+  assert.match(await p.textContent('#cursor-say'), /^White: men .*Black: men .*Black to move\.$/);
   await p.focus('#board-wrap svg');
   await cursorTo(p, k.from);
   assert.match(await p.textContent('#cursor-say'), new RegExp(`^${k.from}: black man`));

@@ -5,7 +5,7 @@
 #                   testing need first: tools/deps.sh check)
 #   make check-asan the same tests built with -fsanitize=address,undefined
 #   make run        install what running needs (tools/deps.sh run), build,
-#                   start a game in the terminal
+#                   start the web app (damier serve: http://127.0.0.1:8080/)
 #   make bench      perft speed of every variant
 
 # The version, defined here only: `damier --version` prints it, with the
@@ -23,8 +23,13 @@ CFLAGS   ?= $(OPT) -g
 IS_CLANG := $(findstring clang,$(shell $(CC) --version 2>/dev/null))
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
             $(if $(IS_CLANG),,-Wno-format-truncation)
-ALLFLAGS := -std=c17 -D_POSIX_C_SOURCE=200809L $(WARN) -Iinclude -Isrc $(CFLAGS) $(SANITIZE)
-LDLIBS   := -lpthread -lm
+ALLFLAGS := -std=c17 -D_POSIX_C_SOURCE=200809L $(WARN) -Iinclude -Isrc $(LWS_CFLAGS) $(CFLAGS) $(SANITIZE)
+# The web server (src/server) stands on libwebsockets, jansson and SQLite
+# (Debian's -dev packages, tools/deps.sh); the damier binary and the tests
+# link them all, since libdamier.a holds the server too.
+LWS_CFLAGS := $(shell pkg-config --cflags libwebsockets 2>/dev/null)
+LWS_LIBS   := $(or $(shell pkg-config --libs libwebsockets 2>/dev/null),-lwebsockets)
+LDLIBS   := $(LWS_LIBS) -ljansson -lsqlite3 -lpthread -lm
 
 # Every module but the command-line front end goes into libdamier.a.
 LIB_SRC  := $(sort $(filter-out src/cli/%,$(wildcard src/*/*.c)))
@@ -89,9 +94,10 @@ check-asan: deps-check
 	$(MAKE) BUILD=build-asan OPT=-O1 SANITIZE="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" all-tests
 	DAMIER_QUICK=1 tools/run-tests.sh build-asan
 
-# The main job: a game in the terminal against the computer.
+# The main job: the web app on its embedded defaults (damier.db in this
+# folder, loopback, port 8080); it prints its address.
 run: deps-run all
-	$(BUILD)/damier play
+	$(BUILD)/damier serve
 
 bench: all
 	$(BUILD)/damier bench perft

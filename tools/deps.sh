@@ -3,10 +3,11 @@
 # Installs the Debian packages Damier needs, when missing:
 #   tools/deps.sh run     what building and running need (make run)
 #   tools/deps.sh check   that and what the tests need (make check)
-# The terminal game needs nothing at run time beyond libc and a terminal:
-# it draws with ANSI sequences itself.
+# The terminal game needs nothing at run time beyond libc and a terminal;
+# the web server (damier serve, what make run starts) needs libwebsockets,
+# jansson and SQLite, and pkg-config to find libwebsockets' flags.
 set -e
-run_pkgs="build-essential"
+run_pkgs="build-essential pkg-config libwebsockets-dev libjansson-dev libsqlite3-dev"
 check_pkgs="$run_pkgs libcmocka-dev tmux"
 case ${1:-check} in
 run) pkgs=$run_pkgs ;;

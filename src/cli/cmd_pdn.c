@@ -96,15 +96,15 @@ static void json_game(FILE *out, const char *path, const dm_pdn_game *g)
 {
     const dm_variant *v = g->variant;
     fputs("{\"file\":", out);
-    json_string(out, path);
+    json_quoted(out, path);
     fprintf(out, ",\"game\":%d,\"variant\":", g->number);
-    json_string(out, dm_variant_id(v));
+    json_quoted(out, dm_variant_id(v));
     fprintf(out, ",\"guessed\":%s,\"tags\":{", g->variant_guessed ? "true" : "false");
     for (int i = 0; i < g->ntags; i++) {
         fputs(i ? "," : "", out);
-        json_string(out, g->tags[i].name);
+        json_quoted(out, g->tags[i].name);
         fputc(':', out);
-        json_string(out, g->tags[i].value);
+        json_quoted(out, g->tags[i].value);
     }
     fputs("},\"start\":", out);
     json_position(out, v, &g->start);
@@ -115,7 +115,7 @@ static void json_game(FILE *out, const char *path, const dm_pdn_game *g)
         json_move(out, v, &pm->move, pm->text, pm->comment);
     }
     fputs("],\"result\":", out);
-    json_string(out, dm_pdn_result_text(v, g->result));
+    json_quoted(out, dm_pdn_result_text(v, g->result));
     fputs(",\"end\":", out);
     json_position(out, v, &g->end);
     fputs("}\n", out);

@@ -232,7 +232,7 @@ static int answer_line(const dm_variant *v, const struct options *o, int lineno,
     }
     if (o->json) {
         printf("{\"line\":%d,\"input\":", lineno);
-        json_string(stdout, line);
+        json_quoted(stdout, line);
         putchar(',');
     }
     print_moves(v, &pos, gen_flags(o), o->json);

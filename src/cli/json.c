@@ -26,7 +26,7 @@ static size_t utf8_length(const unsigned char *s, size_t left)
     return n;
 }
 
-void json_string(FILE *out, const char *s)
+void json_quoted(FILE *out, const char *s)
 {
     const unsigned char *p = (const unsigned char *)s;
     size_t len = strlen(s);
@@ -63,14 +63,14 @@ void json_cell(FILE *out, const dm_variant *v, int cell)
 {
     char name[8];
     dm_cell_name(v, cell, name, sizeof name);
-    json_string(out, name);
+    json_quoted(out, name);
 }
 
 void json_move(FILE *out, const dm_variant *v, const dm_move *m, const char *notation,
                const char *comment)
 {
     fputs("{\"notation\":", out);
-    json_string(out, notation);
+    json_quoted(out, notation);
     fputs(",\"from\":", out);
     json_cell(out, v, m->from);
     fputs(",\"to\":", out);
@@ -94,7 +94,7 @@ void json_move(FILE *out, const dm_variant *v, const dm_move *m, const char *not
     fprintf(out, "],\"promotes\":%s", (m->flags & DM_MOVE_PROMOTES) ? "true" : "false");
     if (comment) {
         fputs(",\"comment\":", out);
-        json_string(out, comment);
+        json_quoted(out, comment);
     }
     fputc('}', out);
 }
@@ -104,7 +104,7 @@ void json_position(FILE *out, const dm_variant *v, const dm_position *pos)
     char fen[1024];
     dm_fen_format(v, pos, fen, sizeof fen);
     fputs("{\"fen\":", out);
-    json_string(out, fen);
+    json_quoted(out, fen);
     fprintf(out, ",\"side\":\"%s\",\"pieces\":[", pos->side == DM_WHITE ? "white" : "black");
     bool first = true;
     for (int cell = 0; cell < dm_variant_cells(v); cell++) {
@@ -126,7 +126,7 @@ void json_error(FILE *out, const char *file, int game, int line, const char *inp
     const char *sep = "{";
     if (file) {
         fprintf(out, "%s\"file\":", sep);
-        json_string(out, file);
+        json_quoted(out, file);
         sep = ",";
     }
     if (game > 0) {
@@ -139,11 +139,11 @@ void json_error(FILE *out, const char *file, int game, int line, const char *inp
     }
     if (input) {
         fprintf(out, "%s\"input\":", sep);
-        json_string(out, input);
+        json_quoted(out, input);
         sep = ",";
     }
     fprintf(out, "%s\"error\":", sep);
-    json_string(out, error ? error : "");
+    json_quoted(out, error ? error : "");
     fputs("}\n", out);
     fflush(out);
 }

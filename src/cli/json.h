@@ -13,7 +13,7 @@
 
 /* s as a JSON string: quotes, backslashes and control characters escaped,
  * bytes that are not valid UTF-8 written as U+FFFD. */
-void json_string(FILE *out, const char *s);
+void json_quoted(FILE *out, const char *s);
 
 /* A square: always a string, in the variant's own notation ("32", "c3"). */
 void json_cell(FILE *out, const dm_variant *v, int cell);

@@ -6,8 +6,14 @@
 
 run_pkgs=$(tools/deps.sh list-run)
 check_pkgs=$(tools/deps.sh list-check)
-[ "$run_pkgs" = build-essential ] || fail "tools/deps.sh run installs '$run_pkgs', expected build-essential"
-for pkg in build-essential libcmocka-dev tmux; do
+# The server's -dev libraries belong to both sets: make run builds and starts it.
+for pkg in build-essential pkg-config libwebsockets-dev libjansson-dev libsqlite3-dev; do
+    echo " $run_pkgs " | grep -q " $pkg " || fail "tools/deps.sh run does not install $pkg"
+done
+for pkg in libcmocka-dev tmux; do
+    echo " $run_pkgs " | grep -q " $pkg " && fail "tools/deps.sh run installs the test package $pkg"
+done
+for pkg in build-essential libwebsockets-dev libjansson-dev libsqlite3-dev libcmocka-dev tmux; do
     echo " $check_pkgs " | grep -q " $pkg " || fail "tools/deps.sh check does not install $pkg"
 done
 tools/deps.sh nonsense >/dev/null 2>&1

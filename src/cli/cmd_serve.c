@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cmd_serve.c - `damier serve`: the web app (src/server) on an address, a
+ * database and a folder of static files, with defaults that make
+ * `make run` work from a checkout: damier.db in the working folder,
+ * loopback port 8080, the repository's web/ found beside the binary's
+ * build folder (as damier match finds data/).
+ */
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "server/server.h"
+
+#define SERVE_MAX_THREADS 64
+
+/* web/ beside the program's build folder, else the current folder's. */
+static void default_web(char *path, size_t size)
+{
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = '\0';
+        snprintf(path, size, "%s/../web", dirname(exe));
+        if (access(path, R_OK) == 0)
+            return;
+    }
+    snprintf(path, size, "web");
+}
+
+/* ADDR:PORT (ADDR may be empty: loopback) into host and *port. */
+static int parse_listen(const char *text, char *host, size_t size, int *port)
+{
+    const char *colon = strrchr(text, ':');
+    if (!colon || colon - text >= (long)size) {
+        cli_error("serve: --listen is ADDR:PORT (127.0.0.1:8080), not '%s'", cli_quote(text));
+        return -1;
+    }
+    snprintf(host, size, "%.*s", (int)(colon - text), text);
+    if (!host[0])
+        snprintf(host, size, "127.0.0.1");
+    return cli_number("serve", "the port of --listen", colon + 1, 0, 65535, port);
+}
+
+int cmd_serve(int argc, char **argv)
+{
+    char host[256] = "127.0.0.1", web[PATH_MAX];
+    srv_config c = {.host = host, .port = 8080, .db = "damier.db", .engine_threads = 2};
+    default_web(web, sizeof web);
+    c.web = web;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        bool has_value = i + 1 < argc;
+        if (strcmp(a, "--listen") == 0 || strcmp(a, "--db") == 0 ||
+            strcmp(a, "--engine-threads") == 0 || strcmp(a, "--web") == 0) {
+            if (!has_value) {
+                cli_error("serve: %s needs a value", a);
+                return CLI_USAGE;
+            }
+            const char *v = argv[++i];
+            if (strcmp(a, "--listen") == 0 && parse_listen(v, host, sizeof host, &c.port) != 0)
+                return CLI_USAGE;
+            if (strcmp(a, "--db") == 0)
+                c.db = v;
+            if (strcmp(a, "--engine-threads") == 0 &&
+                cli_number("serve", a, v, 1, SERVE_MAX_THREADS, &c.engine_threads) != 0)
+                return CLI_USAGE;
+            if (strcmp(a, "--web") == 0)
+                c.web = v;
+        } else {
+            return cli_unknown_option("serve", a);
+        }
+    }
+    if (access(c.web, R_OK) != 0)
+        fprintf(stderr, "damier: serve: no folder '%s': only the API is served\n",
+                cli_quote(c.web));
+    return srv_run(&c) == 0 ? CLI_OK : CLI_BAD_INPUT;
+}

@@ -1,0 +1,1557 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * server.c - damier serve: HTTP, WebSocket and static files on one
+ * libwebsockets event loop, which owns every live game.
+ *
+ * A live game is a dm_match (the play layer decides every rule, clock and
+ * offer), its store record (seats, tokens, invite, the API's seq) and the
+ * WebSockets watching it.  Every act goes the same way: the match is asked
+ * (it changes nothing when it refuses), and if its seq moved the game is
+ * committed to the store first and only then answered over HTTP and pushed
+ * to the watchers, so nobody ever learns of a move a crash could lose.
+ *
+ * Searches (the computer's moves, its answer to a draw offer, analyses)
+ * run on the engine pool; a finished one wakes the loop through
+ * lws_cancel_service, and LWS_CALLBACK_EVENT_WAIT_CANCELLED collects it.
+ * A computer's move is played only if the match's seq is still the one its
+ * snapshot was taken at: a takeback or a resignation meanwhile voids it.
+ * A 200 ms timer ends games whose flag fell with nobody acting.
+ *
+ * HTTP answers go out in two writable callbacks (the headers, then the
+ * body), so an answer that must wait for a search (an analysis) leaves
+ * the same way as one made at once.
+ */
+#include "server/server.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <libwebsockets.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "server/json.h"
+#include "server/pool.h"
+#include "server/store.h"
+
+#define BODY_MAX (64 * 1024)        /* docs/api.md: a request body at most   */
+#define TICK_US (200 * LWS_US_PER_MS)
+#define ANALYSIS_NODES 300000       /* an analysis' default budget           */
+#define ANALYSIS_NODES_MAX 20000000 /* a few seconds at most                 */
+
+/* The content security policy of every answer: scripts and styles from
+ * files of this server only (no inline ones), the WebSocket to it. */
+#define CSP                                                                                      \
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "            \
+    "font-src 'self'; connect-src 'self' ws: wss:; manifest-src 'self'; base-uri 'none'; "       \
+    "form-action 'self'; frame-ancestors 'none'"
+
+enum { ROLE_READER = -1, ROLE_BOTH = 2 };
+
+typedef struct pss pss;
+
+typedef struct live {
+    store_game rec;  /* rec.pdn stays NULL in memory: written at each save */
+    dm_match *m;
+    bool searching;  /* a move or draw job of this game is in the pool      */
+    pss *subs;       /* its WebSockets                                     */
+    struct live *next;
+} live;
+
+/* One connection's state, HTTP or WebSocket (one protocol serves both). */
+struct pss {
+    struct lws *wsi;
+    bool is_ws;
+    /* HTTP */
+    bool post;
+    char uri[512];
+    char *body;
+    size_t body_len;
+    bool too_big;
+    char *resp;         /* LWS_PRE bytes, then the body                   */
+    size_t resp_len;
+    int status;
+    const char *ctype;
+    int phase;          /* 0 idle, 1 headers due, 2 body due              */
+    uint64_t request;   /* an analysis waiting for the pool               */
+    pss *next_wait;
+    /* WebSocket */
+    live *game;
+    int role;           /* ROLE_READER, a colour, ROLE_BOTH               */
+    bool dirty, pong;
+    char *note;         /* a message to send (an error), malloc'ed        */
+    bool close_after;
+    pss *next_sub;
+};
+
+static struct server {
+    struct lws_context *ctx;
+    store *store;
+    pool *pool;
+    live *games;
+    pss *waiting;       /* analyses in the pool                           */
+    uint64_t next_request;
+    char web[4096];
+    char *variants;     /* GET /api/variants, built once                  */
+    FILE *urandom;
+    lws_sorted_usec_list_t tick;
+} S;
+
+/* ---- small helpers ----------------------------------------------------- */
+
+/* n random characters of [0-9A-Za-z] into out (n + 1 bytes). */
+static void random_text(char *out, int n)
+{
+    static const char abc[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+    unsigned char raw[64];
+    if (!S.urandom || fread(raw, 1, (size_t)n, S.urandom) != (size_t)n)
+        for (int i = 0; i < n; i++)
+            raw[i] = (unsigned char)rand(); /* only if /dev/urandom is gone */
+    for (int i = 0; i < n; i++)
+        out[i] = abc[raw[i] % 62];
+    out[n] = '\0';
+}
+
+static uint64_t random_seed(void)
+{
+    uint64_t x = 0;
+    if (!S.urandom || fread(&x, sizeof x, 1, S.urandom) != 1)
+        x = (uint64_t)rand();
+    return x;
+}
+
+static const char *color_name(int c)
+{
+    return c == DM_WHITE ? "white" : "black";
+}
+
+static live *find_live(const char *id)
+{
+    for (live *g = S.games; g; g = g->next)
+        if (strcmp(g->rec.id, id) == 0)
+            return g;
+    return NULL;
+}
+
+/* The colours token holds in g: bit 0 white, bit 1 black. */
+static int token_seats(const live *g, const char *token)
+{
+    if (!token || !*token)
+        return 0;
+    int seats = 0;
+    for (int c = 0; c < 2; c++)
+        if (g->rec.token[c][0] && strcmp(g->rec.token[c], token) == 0)
+            seats |= 1 << c;
+    return seats;
+}
+
+/* ---- the state of a game (GET /api/games/{id}) -------------------------- */
+
+static json_t *player_json(const live *g, int c)
+{
+    const dm_seat *seat = dm_match_seat(g->m, (enum dm_color)c);
+    if (g->rec.seat[c] == STORE_COMPUTER)
+        return json_pack("{s:s, s:s, s:i}", "type", "computer", "name", seat->name, "level",
+                         seat->level);
+    return json_pack("{s:s, s:s}", "type", "person", "name", seat->name);
+}
+
+/* The object of docs/api.md; you: the token's seats (0: none). */
+static json_t *state_json(const live *g, int you)
+{
+    const dm_match *m = g->m;
+    const dm_game *game = dm_match_game(m);
+    const dm_variant *v = dm_match_variant(m);
+    char fen[1024], start[1024], text[DM_PDN_MOVE_TEXT];
+    dm_fen_format(v, dm_match_position(m), fen, sizeof fen);
+    dm_fen_format(v, dm_game_position(game, 0), start, sizeof start);
+    bool over = dm_match_over(m);
+
+    json_t *moves = json_array();
+    for (int ply = 1; ply <= dm_match_ply(m); ply++) {
+        dm_match_move_text(m, ply, text, sizeof text);
+        json_array_append_new(moves, json_string(text));
+    }
+    json_t *legal = json_array();
+    const dm_move_list *list = dm_match_legal(m);
+    bool all_capture = !over && list->count > 0;
+    for (int i = 0; !over && i < list->count; i++) {
+        dm_match_legal_text(m, i, text, sizeof text);
+        json_array_append_new(legal, sj_move(v, &list->moves[i], text));
+        if (!(list->moves[i].flags & DM_MOVE_CAPTURE))
+            all_capture = false;
+    }
+    json_t *clock = json_null();
+    if (dm_match_timed(m)) {
+        char control[64];
+        if (g->rec.clock[0])
+            snprintf(control, sizeof control, "%s", g->rec.clock);
+        else
+            dm_time_control_format(dm_match_time_control(m), control, sizeof control);
+        /* The play layer runs the clock of the side to move from the start
+         * of the match until its end. */
+        clock = json_pack("{s:s, s:I, s:I, s:o}", "control", control, "white_ms",
+                          (json_int_t)dm_match_time_left(m, DM_WHITE), "black_ms",
+                          (json_int_t)dm_match_time_left(m, DM_BLACK), "running",
+                          over ? json_null() : json_string(color_name(dm_match_turn(m))));
+    }
+    json_t *counters = json_array();
+    const char *name;
+    int count, limit;
+    for (int i = 0; dm_game_counter(game, i, &name, &count, &limit); i++)
+        json_array_append_new(counters,
+                              json_pack("{s:s, s:i, s:i}", "name", name, "count", count, "limit", limit));
+    int offer = dm_match_draw_offer(m), takeback = dm_match_takeback_request(m);
+    json_t *o = json_pack(
+        "{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:i, s:s, s:o, s:o, s:{s:o, s:o}, s:o, s:s, s:o, "
+        "s:s, s:o, s:o, s:o, s:I}",
+        "id", g->rec.id, "variant", dm_variant_id(v), "rules",
+        dm_rules_name(dm_game_rules(game)), "start", start, "fen", fen, "position",
+        sj_position(v, dm_match_position(m)), "moves", moves, "ply", dm_match_ply(m), "turn",
+        color_name(dm_match_turn(m)), "legal", legal, "must_capture",
+        all_capture ? json_string("a capture is compulsory") : json_null(), "players", "white",
+        player_json(g, DM_WHITE), "black", player_json(g, DM_BLACK), "clock", clock, "status",
+        over ? "over" : "playing", "result",
+        over ? json_string(dm_match_result_text(m)) : json_null(), "reason", dm_match_reason(m),
+        "draw_offer", offer >= 0 ? json_string(color_name(offer)) : json_null(), "takeback",
+        takeback >= 0 ? json_string(color_name(takeback)) : json_null(), "counters", counters,
+        "seq", (json_int_t)g->rec.seq);
+    if (you)
+        json_object_set_new(o, "you",
+                            json_string(you == 3 ? "both" : color_name(you == 1 ? 0 : 1)));
+    return o;
+}
+
+/* ---- HTTP answers ------------------------------------------------------- */
+
+/* Sets pss's answer to text[0..len) (copied) and asks for the writable
+ * callback that sends it. */
+static void respond_raw(pss *p, int status, const char *ctype, const char *text, size_t len)
+{
+    free(p->resp);
+    p->resp = malloc(LWS_PRE + len + 1);
+    if (!p->resp) {
+        p->resp_len = 0;
+        p->status = HTTP_STATUS_INTERNAL_SERVER_ERROR;
+    } else {
+        memcpy(p->resp + LWS_PRE, text, len);
+        p->resp_len = len;
+        p->status = status;
+    }
+    p->ctype = ctype;
+    p->phase = 1;
+    lws_callback_on_writable(p->wsi);
+}
+
+/* Answers with o (which it takes). */
+static void respond(pss *p, int status, json_t *o)
+{
+    char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
+    json_decref(o);
+    if (!text) {
+        static const char oom[] = "{\"error\":\"out of memory\"}";
+        respond_raw(p, HTTP_STATUS_INTERNAL_SERVER_ERROR, "application/json", oom,
+                    sizeof oom - 1);
+        return;
+    }
+    respond_raw(p, status, "application/json", text, strlen(text));
+    free(text);
+}
+
+static void respond_error(pss *p, int status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void respond_error(pss *p, int status, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    respond(p, status, sj_error(msg));
+}
+
+/* The headers every answer carries. */
+static int common_headers(struct lws *wsi, unsigned char **q, unsigned char *end,
+                          const char *cache)
+{
+    static const struct {
+        const char *name, *value;
+    } h[] = {
+        {"content-security-policy:", CSP},
+        {"x-content-type-options:", "nosniff"},
+        {"referrer-policy:", "no-referrer"},
+        {"x-frame-options:", "DENY"},
+    };
+    for (size_t i = 0; i < sizeof h / sizeof h[0]; i++)
+        if (lws_add_http_header_by_name(wsi, (const unsigned char *)h[i].name,
+                                        (const unsigned char *)h[i].value,
+                                        (int)strlen(h[i].value), q, end))
+            return -1;
+    return lws_add_http_header_by_name(wsi, (const unsigned char *)"cache-control:",
+                                       (const unsigned char *)cache, (int)strlen(cache), q, end);
+}
+
+/* ---- static files ------------------------------------------------------- */
+
+static const char *mime_type(const char *path)
+{
+    static const struct {
+        const char *ext, *type;
+    } types[] = {
+        {".html", "text/html; charset=utf-8"}, {".mjs", "text/javascript"},
+        {".js", "text/javascript"},            {".css", "text/css"},
+        {".svg", "image/svg+xml"},             {".json", "application/json"},
+        {".png", "image/png"},                 {".ico", "image/x-icon"},
+        {".woff2", "font/woff2"},              {".webmanifest", "application/manifest+json"},
+        {".txt", "text/plain; charset=utf-8"}, {".wasm", "application/wasm"},
+    };
+    const char *dot = strrchr(path, '.');
+    for (size_t i = 0; dot && i < sizeof types / sizeof types[0]; i++)
+        if (strcmp(dot, types[i].ext) == 0)
+            return types[i].type;
+    return NULL;
+}
+
+/* Serves web/rel; 0 when the file goes out (or an error answer does), -1
+ * to close.  rel has been checked for "..". */
+static int serve_file(pss *p, const char *rel)
+{
+    char path[4600];
+    struct stat st;
+    const char *type = mime_type(rel);
+    snprintf(path, sizeof path, "%s/%s", S.web, rel);
+    if (!type || stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+        /* Without the app's files (a server of the API alone, or a
+         * checkout before web/ landed) the pages still say what is here. */
+        if (strcmp(rel, "index.html") == 0) {
+            static const char page[] =
+                "<!doctype html><html lang=\"en\"><meta charset=\"utf-8\"><title>Damier</title>"
+                "<h1>Damier</h1><p>This server has no web/ folder: only its API is served "
+                "(docs/api.md).</p></html>\n";
+            respond_raw(p, HTTP_STATUS_OK, "text/html; charset=utf-8", page, sizeof page - 1);
+            return 0;
+        }
+        respond_error(p, HTTP_STATUS_NOT_FOUND, "no such file: /%s", rel);
+        return 0;
+    }
+    unsigned char headers[2048], *q = headers, *end = headers + sizeof headers;
+    /* The app's files have no hashed names: the browser revalidates them
+     * (cheap: a 304 costs one round trip), so a new version shows at once. */
+    if (common_headers(p->wsi, &q, end, "no-cache"))
+        return -1;
+    int n = lws_serve_http_file(p->wsi, path, type, (const char *)headers, (int)(q - headers));
+    if (n < 0 || (n > 0 && lws_http_transaction_completed(p->wsi)))
+        return -1;
+    return 0;
+}
+
+/* ---- storage of acts ---------------------------------------------------- */
+
+static void schedule(live *g);
+
+/* Marks every watcher of g as due for the new state. */
+static void notify(live *g)
+{
+    for (pss *s = g->subs; s; s = s->next_sub) {
+        s->dirty = true;
+        lws_callback_on_writable(s->wsi);
+    }
+}
+
+/* Commits g after an act that moved the match from (seq0, ply0): the move
+ * with its clock when one ply was added, a takeback's dropped plies, any
+ * other change; then tells the watchers and lets the computer think.
+ * Returns 0, or -1 with err when the store failed (the act then stands in
+ * memory only: the caller answers 500). */
+static int commit(live *g, int ply0, char *err, size_t errsize)
+{
+    dm_error perr;
+    g->rec.draw_offer = dm_match_draw_offer(g->m);
+    g->rec.takeback = dm_match_takeback_request(g->m);
+    g->rec.over = dm_match_over(g->m);
+    g->rec.seq++;
+    g->rec.pdn = dm_match_write_pdn(g->m, &perr);
+    int rc;
+    if (!g->rec.pdn) {
+        snprintf(err, errsize, "%s", perr.msg);
+        rc = -1;
+    } else {
+        int ply = dm_match_ply(g->m);
+        if (ply == ply0 + 1) {
+            char text[DM_PDN_MOVE_TEXT];
+            dm_match_move_text(g->m, ply, text, sizeof text);
+            rc = store_append_move(S.store, &g->rec, ply, text,
+                                   dm_match_timed(g->m) ? dm_match_clock_after(g->m, ply) : -1,
+                                   err, errsize);
+        } else {
+            rc = store_save_game(S.store, &g->rec, ply < ply0 ? ply : -1, err, errsize);
+        }
+    }
+    free(g->rec.pdn);
+    g->rec.pdn = NULL;
+    if (rc != 0)
+        lwsl_err("game %s: %s\n", g->rec.id, err);
+    notify(g);
+    schedule(g);
+    return rc;
+}
+
+/* Gives the computer of g what it must think about: its move, or its
+ * answer to the opponent's draw offer.  One job per game at a time. */
+static void schedule(live *g)
+{
+    dm_match *m = g->m;
+    if (g->searching || dm_match_over(m))
+        return;
+    int turn = dm_match_turn(m), offer = dm_match_draw_offer(m);
+    int computer = g->rec.seat[turn] == STORE_COMPUTER       ? turn
+                   : g->rec.seat[turn ^ 1] == STORE_COMPUTER ? turn ^ 1
+                                                             : -1;
+    if (computer < 0 || (computer != turn && offer != turn))
+        return;
+    pool_job *job = calloc(1, sizeof *job);
+    if (!job)
+        return;
+    dm_error err;
+    job->kind = computer == turn ? POOL_MOVE : POOL_DRAW;
+    job->color = (enum dm_color)computer;
+    snprintf(job->game, sizeof job->game, "%s", g->rec.id);
+    /* A draw is judged by a short search that leaves the match's random
+     * generator alone (DM_LEVEL_HINT). */
+    int level = job->kind == POOL_MOVE ? g->rec.level : DM_LEVEL_HINT;
+    if (dm_match_snapshot(m, level, &job->snap, &err) != 0) {
+        lwsl_err("game %s: %s\n", g->rec.id, err.msg);
+        free(job);
+        return;
+    }
+    g->searching = true;
+    pool_submit(S.pool, job);
+}
+
+/* A finished search of the game it names, on the loop thread. */
+static void game_job_done(pool_job *job)
+{
+    live *g = find_live(job->game);
+    if (!g)
+        return;
+    g->searching = false;
+    char err[256];
+    if (job->rc == 0 && job->snap.seq == dm_match_seq(g->m)) {
+        int ply0 = dm_match_ply(g->m);
+        dm_error perr;
+        int rc = job->kind == POOL_MOVE
+                     ? dm_match_play(g->m, job->color, &job->move, &perr)
+                     : dm_match_answer_draw(g->m, job->color, job->accepts, &perr);
+        if (rc != 0 && job->snap.seq == dm_match_seq(g->m))
+            lwsl_err("game %s: the computer's act failed: %s\n", g->rec.id, perr.msg);
+        if (job->snap.seq != dm_match_seq(g->m)) {
+            commit(g, ply0, err, sizeof err);
+            return;
+        }
+    } else if (job->rc != 0) {
+        lwsl_err("game %s: search: %s\n", g->rec.id, job->err.msg);
+    }
+    schedule(g);
+}
+
+/* ---- games: creation, loading ------------------------------------------ */
+
+static live *add_live(const store_game *rec, dm_match *m)
+{
+    live *g = calloc(1, sizeof *g);
+    if (!g)
+        return NULL;
+    g->rec = *rec;
+    g->rec.pdn = NULL;
+    g->m = m;
+    g->next = S.games;
+    S.games = g;
+    return g;
+}
+
+/* The seats of o from rec: a computer at its level, or a person named
+ * as the creator ("Player") or the invited friend ("Friend"). */
+static void seats_from(const store_game *rec, int creator, dm_match_options *o)
+{
+    for (int c = 0; c < 2; c++) {
+        dm_seat *seat = &o->seat[c];
+        memset(seat, 0, sizeof *seat);
+        if (rec->seat[c] == STORE_COMPUTER) {
+            seat->kind = DM_SEAT_COMPUTER;
+            seat->level = rec->level;
+        } else {
+            seat->kind = DM_SEAT_REMOTE;
+            snprintf(seat->name, sizeof seat->name, "%s",
+                     rec->opponent == STORE_VS_FRIEND && c != creator ? "Friend" : "Player");
+        }
+    }
+    o->seed = random_seed();
+    o->event = "Damier web game";
+    o->site = "damier serve";
+}
+
+/* A stored game back in memory: the match rebuilt from its PDN (moves,
+ * clocks, result), the standing offer or request asked again. */
+static live *revive(store_game *rec)
+{
+    dm_match_options o = {0};
+    seats_from(rec, -1, &o);
+    dm_error err;
+    /* Names come from the PDN's White and Black tags. */
+    dm_match *m = dm_match_read_pdn(rec->pdn, strlen(rec->pdn), &o, &err);
+    if (!m) {
+        lwsl_err("game %s cannot be read back: %s\n", rec->id, err.msg);
+        return NULL;
+    }
+    if (rec->draw_offer >= 0 && !dm_match_over(m))
+        dm_match_offer_draw(m, (enum dm_color)rec->draw_offer, &err);
+    if (rec->takeback >= 0)
+        dm_match_request_takeback(m, (enum dm_color)rec->takeback, &err);
+    live *g = add_live(rec, m);
+    if (!g)
+        dm_match_free(m);
+    return g;
+}
+
+static void revive_cb(void *ctx, store_game *rec)
+{
+    int *n = ctx;
+    live *g = revive(rec);
+    if (g) {
+        (*n)++;
+        /* The restart is a change: watchers that saw the old seq re-read. */
+        g->rec.seq++;
+        schedule(g);
+    }
+}
+
+/* The game id, in memory or brought back from the store; NULL if none. */
+static live *find_game(const char *id)
+{
+    live *g = find_live(id);
+    if (g)
+        return g;
+    store_game rec;
+    char err[256];
+    if (strlen(id) >= STORE_ID || store_load_game(S.store, id, &rec, err, sizeof err) != 1)
+        return NULL;
+    g = revive(&rec);
+    free(rec.pdn);
+    return g;
+}
+
+/* ---- request bodies ------------------------------------------------------ */
+
+/* The body of p as a JSON object (an empty body: {}), or NULL after a 400. */
+static json_t *body_object(pss *p)
+{
+    if (p->body_len == 0)
+        return json_object();
+    json_error_t e;
+    json_t *o = json_loadb(p->body, p->body_len, 0, &e);
+    if (!o) {
+        respond_error(p, HTTP_STATUS_BAD_REQUEST, "malformed JSON: %s (line %d)", e.text, e.line);
+        return NULL;
+    }
+    if (!json_is_object(o)) {
+        json_decref(o);
+        respond_error(p, HTTP_STATUS_BAD_REQUEST, "the body must be a JSON object");
+        return NULL;
+    }
+    return o;
+}
+
+/* Field key of o as a string: *out the text, or NULL when absent or null.
+ * false after a 400 when it has another type. */
+static bool opt_string(pss *p, json_t *o, const char *key, const char **out)
+{
+    json_t *v = json_object_get(o, key);
+    *out = NULL;
+    if (!v || json_is_null(v))
+        return true;
+    if (!json_is_string(v)) {
+        respond_error(p, HTTP_STATUS_BAD_REQUEST, "'%s' must be a string", key);
+        return false;
+    }
+    *out = json_string_value(v);
+    return true;
+}
+
+/* The caller's token: the body's "token", the Authorization header's
+ * Bearer, or ?token= (into buf). */
+static const char *request_token(pss *p, json_t *body, char *buf, int size)
+{
+    json_t *t = body ? json_object_get(body, "token") : NULL;
+    if (json_is_string(t))
+        return json_string_value(t);
+    if (lws_hdr_copy(p->wsi, buf, size, WSI_TOKEN_HTTP_AUTHORIZATION) > 0 &&
+        strncmp(buf, "Bearer ", 7) == 0)
+        return buf + 7;
+    return lws_get_urlarg_by_name(p->wsi, "token=", buf, size);
+}
+
+/* ---- the API -------------------------------------------------------------- */
+
+static char *build_variants(void)
+{
+    json_t *list = json_array();
+    static char text[16384];
+    for (int i = 0; i < dm_variant_count(); i++) {
+        const dm_variant *v = dm_variant_at(i);
+        json_t *cells = json_array(), *lines = json_array();
+        for (int c = 0; c < dm_variant_cells(v); c++)
+            json_array_append_new(cells,
+                                  json_pack("{s:o, s:i, s:i, s:i, s:i}", "square", sj_cell(v, c),
+                                            "file", dm_cell_file(v, c), "rank", dm_cell_rank(v, c),
+                                            "column", dm_cell_column(v, c), "row",
+                                            dm_cell_row(v, c)));
+        dm_board_line bl[DM_MAX_BOARD_LINES];
+        int nl = dm_board_lines(v, bl, DM_MAX_BOARD_LINES);
+        for (int l = 0; l < nl && l < DM_MAX_BOARD_LINES; l++)
+            json_array_append_new(lines, json_pack("[o, o]", sj_cell(v, bl[l].from),
+                                                   sj_cell(v, bl[l].to)));
+        enum dm_board_kind kind = dm_board_kind(v);
+        dm_position start;
+        dm_position_start(v, &start);
+        char fen[1024], def[2048];
+        dm_fen_format(v, &start, fen, sizeof fen);
+        dm_variant_describe(v, text, sizeof text);
+        dm_draw_rules_describe(v, DM_RULES_DEFAULT, def, sizeof def);
+        char official[2048];
+        dm_draw_rules_describe(v, DM_RULES_OFFICIAL, official, sizeof official);
+        json_array_append_new(
+            list,
+            json_pack("{s:s, s:s, s:s, s:s, s:s, s:{s:s, s:i, s:i, s:o, s:o}, s:s, s:s, "
+                      "s:{s:s, s:s}}",
+                      "id", dm_variant_id(v), "name", dm_variant_name(v), "summary",
+                      dm_variant_summary(v), "first", color_name(start.side), "notation",
+                      dm_variant_is_numeric(v) ? "numeric" : "algebraic", "board", "kind",
+                      kind == DM_BOARD_DARK_SQUARES  ? "dark"
+                      : kind == DM_BOARD_ALL_SQUARES ? "all"
+                                                     : "points",
+                      "files", dm_variant_board_files(v), "ranks", dm_variant_board_ranks(v),
+                      "cells", cells, "lines", lines, "start", fen, "rules", text, "draw_rules",
+                      "default", def, "official", official));
+    }
+    char *out = json_dumps(list, JSON_COMPACT);
+    json_decref(list);
+    return out;
+}
+
+/* The seats asked for: opponent {type, level}, side; fills rec's opponent,
+ * seats, level and returns the caller's colour, or -1 after a 400. */
+static int parse_seating(pss *p, json_t *body, store_game *rec)
+{
+    json_t *opp = json_object_get(body, "opponent");
+    const char *type = "computer", *side;
+    json_int_t level = 3;
+    if (opp && !json_is_null(opp)) {
+        if (!json_is_object(opp)) {
+            respond_error(p, HTTP_STATUS_BAD_REQUEST, "'opponent' must be an object");
+            return -1;
+        }
+        if (!opt_string(p, opp, "type", &type))
+            return -1;
+        type = type ? type : "computer";
+        json_t *lv = json_object_get(opp, "level");
+        if (lv && !json_is_null(lv)) {
+            if (!json_is_integer(lv) || json_integer_value(lv) < 1 ||
+                json_integer_value(lv) > DM_LEVEL_MAX) {
+                respond_error(p, HTTP_STATUS_BAD_REQUEST, "'level' must be a number from 1 to %d",
+                              DM_LEVEL_MAX);
+                return -1;
+            }
+            level = json_integer_value(lv);
+        }
+    }
+    if (!opt_string(p, body, "side", &side))
+        return -1;
+    int me;
+    if (!side || strcmp(side, "random") == 0)
+        me = (int)(random_seed() & 1);
+    else if (strcmp(side, "white") == 0 || strcmp(side, "black") == 0)
+        me = side[0] == 'w' ? DM_WHITE : DM_BLACK;
+    else {
+        respond_error(p, HTTP_STATUS_BAD_REQUEST, "'side' must be white, black or random");
+        return -1;
+    }
+    rec->seat[0] = rec->seat[1] = STORE_PERSON;
+    rec->level = 0;
+    if (strcmp(type, "computer") == 0) {
+        rec->opponent = STORE_VS_COMPUTER;
+        rec->seat[me ^ 1] = STORE_COMPUTER;
+        rec->level = (int)level;
+    } else if (strcmp(type, "friend") == 0) {
+        rec->opponent = STORE_VS_FRIEND;
+    } else if (strcmp(type, "local") == 0) {
+        rec->opponent = STORE_VS_LOCAL;
+    } else {
+        respond_error(p, HTTP_STATUS_BAD_REQUEST, "'opponent.type' must be computer, friend or local");
+        return -1;
+    }
+    return me;
+}
+
+/* Registers m as a new game seated as rec says, me the caller's colour,
+ * and answers 201 {id, token, side, invite}. */
+static void start_game(pss *p, store_game *rec, int me, dm_match *m)
+{
+    random_text(rec->id, 8);
+    random_text(rec->token[me], 32);
+    rec->token[me ^ 1][0] = '\0';
+    rec->invite[0] = '\0';
+    if (rec->opponent == STORE_VS_LOCAL)
+        memcpy(rec->token[me ^ 1], rec->token[me], sizeof rec->token[me]);
+    if (rec->opponent == STORE_VS_FRIEND)
+        random_text(rec->invite, 10);
+    rec->draw_offer = dm_match_draw_offer(m);
+    rec->takeback = dm_match_takeback_request(m);
+    rec->over = dm_match_over(m);
+    rec->seq = 1;
+    dm_error perr;
+    char err[256];
+    rec->pdn = dm_match_write_pdn(m, &perr);
+    if (!rec->pdn || store_create_game(S.store, rec, err, sizeof err) != 0) {
+        free(rec->pdn);
+        dm_match_free(m);
+        respond_error(p, HTTP_STATUS_INTERNAL_SERVER_ERROR, "the game could not be stored");
+        return;
+    }
+    free(rec->pdn);
+    rec->pdn = NULL;
+    live *g = add_live(rec, m);
+    if (!g) {
+        dm_match_free(m);
+        respond_error(p, HTTP_STATUS_INTERNAL_SERVER_ERROR, "out of memory");
+        return;
+    }
+    json_t *o = json_pack("{s:s, s:s, s:s}", "id", rec->id, "token", rec->token[me], "side",
+                          color_name(me));
+    if (rec->invite[0]) {
+        char path[64];
+        snprintf(path, sizeof path, "/join/%s", rec->invite);
+        json_object_set_new(o, "invite", json_string(path));
+    }
+    schedule(g);
+    respond(p, 201, o);
+}
+
+/* POST /api/games */
+static void api_create(pss *p, json_t *body)
+{
+    const char *variant, *rules, *clock, *fen;
+    if (!opt_string(p, body, "variant", &variant) || !opt_string(p, body, "rules", &rules) ||
+        !opt_string(p, body, "clock", &clock) || !opt_string(p, body, "fen", &fen))
+        return;
+    store_game rec = {0};
+    int me = parse_seating(p, body, &rec);
+    if (me < 0)
+        return;
+    dm_match_options o = {0};
+    o.variant = dm_variant_by_id(variant ? variant : "international");
+    if (!o.variant) {
+        respond_error(p, HTTP_STATUS_BAD_REQUEST, "no variant '%.64s' (GET /api/variants)", variant);
+        return;
+    }
+    if (rules && dm_rules_parse(rules, &o.rules) != 0) {
+        respond_error(p, HTTP_STATUS_BAD_REQUEST, "'rules' must be default or official");
+        return;
+    }
+    dm_error err;
+    if (clock && *clock) {
+        if (strlen(clock) >= sizeof rec.clock ||
+            dm_time_control_parse(clock, &o.time, &err) != 0) {
+            respond_error(p, HTTP_STATUS_BAD_REQUEST, "clock: %s",
+                          strlen(clock) >= sizeof rec.clock ? "too long" : err.msg);
+            return;
+        }
+        if (o.time.kind != DM_CLOCK_NONE)
+            snprintf(rec.clock, sizeof rec.clock, "%s", clock);
+    }
+    o.fen = fen && *fen ? fen : NULL;
+    seats_from(&rec, me, &o);
+    dm_match *m = dm_match_new(&o, &err);
+    if (!m) {
+        respond_error(p, HTTP_STATUS_BAD_REQUEST, "%s", err.msg);
+        return;
+    }
+    start_game(p, &rec, me, m);
+}
+
+/* POST /api/import */
+static void api_import(pss *p, json_t *body)
+{
+    const char *pdn;
+    if (!opt_string(p, body, "pdn", &pdn))
+        return;
+    if (!pdn) {
+        respond_error(p, HTTP_STATUS_BAD_REQUEST, "'pdn' (the PDN text) is missing");
+        return;
+    }
+    store_game rec = {0};
+    int me = parse_seating(p, body, &rec);
+    if (me < 0)
+        return;
+    dm_match_options o = {0};
+    seats_from(&rec, me, &o);
+    dm_error err;
+    dm_match *m = dm_match_read_pdn(pdn, strlen(pdn), &o, &err);
+    if (!m) {
+        respond_error(p, HTTP_STATUS_BAD_REQUEST, "%s", err.msg);
+        return;
+    }
+    if (dm_match_timed(m))
+        dm_time_control_format(dm_match_time_control(m), rec.clock, sizeof rec.clock);
+    start_game(p, &rec, me, m);
+}
+
+/* POST /api/join/{code} */
+static void api_join(pss *p, const char *code)
+{
+    live *g = NULL;
+    for (live *q = S.games; q && !g; q = q->next)
+        if (q->rec.invite[0] && strcmp(q->rec.invite, code) == 0)
+            g = q;
+    if (!g) {
+        respond_error(p, HTTP_STATUS_NOT_FOUND, "no invite '%.32s'", code);
+        return;
+    }
+    if (g->rec.joined) {
+        respond_error(p, HTTP_STATUS_CONFLICT, "this invite has been used");
+        return;
+    }
+    int side = g->rec.token[DM_WHITE][0] ? DM_BLACK : DM_WHITE;
+    char err[256];
+    random_text(g->rec.token[side], 32);
+    g->rec.joined = true;
+    g->rec.seq++;
+    g->rec.pdn = dm_match_write_pdn(g->m, &(dm_error){{0}});
+    int rc = g->rec.pdn ? store_save_game(S.store, &g->rec, -1, err, sizeof err) : -1;
+    free(g->rec.pdn);
+    g->rec.pdn = NULL;
+    if (rc != 0) {
+        g->rec.joined = false;
+        g->rec.token[side][0] = '\0';
+        respond_error(p, HTTP_STATUS_INTERNAL_SERVER_ERROR, "the join could not be stored");
+        return;
+    }
+    notify(g);
+    respond(p, HTTP_STATUS_OK,
+            json_pack("{s:s, s:s, s:s}", "id", g->rec.id, "token", g->rec.token[side], "side",
+                      color_name(side)));
+}
+
+/* The game and the seats the caller's token holds; NULL after a 404, or
+ * after a 403 when need_seat and the token holds none. */
+static live *game_for(pss *p, const char *id, json_t *body, bool need_seat, int *seats)
+{
+    live *g = find_game(id);
+    if (!g) {
+        respond_error(p, HTTP_STATUS_NOT_FOUND, "no game '%.32s'", id);
+        return NULL;
+    }
+    char buf[256];
+    const char *token = request_token(p, body, buf, sizeof buf);
+    *seats = token_seats(g, token);
+    if (need_seat && !*seats) {
+        respond_error(p, HTTP_STATUS_FORBIDDEN,
+                      token && *token ? "this token holds no seat of this game"
+                                      : "a seat token is needed (\"token\")");
+        return NULL;
+    }
+    return g;
+}
+
+/* The colour an act of seats is made for: the one holding it, or for a
+ * token holding both (a local game) the side to move, or for answers the
+ * side that was asked. */
+static enum dm_color acting_color(const live *g, int seats, int asked_by)
+{
+    if (seats != 3)
+        return seats == 1 ? DM_WHITE : DM_BLACK;
+    if (asked_by >= 0)
+        return (enum dm_color)(asked_by ^ 1);
+    return dm_match_turn(g->m);
+}
+
+/* Answers the state after an act: 200, or 500 if the store failed. */
+static void answer_act(pss *p, live *g, int ply0, uint64_t seq0, int seats)
+{
+    char err[256];
+    if (dm_match_seq(g->m) != seq0 && commit(g, ply0, err, sizeof err) != 0) {
+        respond_error(p, HTTP_STATUS_INTERNAL_SERVER_ERROR, "the act could not be stored: %s", err);
+        return;
+    }
+    respond(p, HTTP_STATUS_OK, state_json(g, seats));
+}
+
+/* POST /api/games/{id}/moves */
+static void api_move(pss *p, const char *id, json_t *body)
+{
+    int seats;
+    const char *move;
+    if (!opt_string(p, body, "move", &move))
+        return;
+    if (!move) {
+        respond_error(p, HTTP_STATUS_BAD_REQUEST, "'move' is missing");
+        return;
+    }
+    live *g = game_for(p, id, body, true, &seats);
+    if (!g)
+        return;
+    enum dm_color color = acting_color(g, seats, -1);
+    int ply0 = dm_match_ply(g->m);
+    uint64_t seq0 = dm_match_seq(g->m);
+    dm_error err;
+    if (dm_match_play_text(g->m, color, move, &err) != 0) {
+        /* A flag that fell is an end to store, though the move is refused. */
+        if (dm_match_seq(g->m) != seq0) {
+            char serr[256];
+            commit(g, ply0, serr, sizeof serr);
+        }
+        respond_error(p, HTTP_STATUS_CONFLICT, "%s", err.msg);
+        return;
+    }
+    answer_act(p, g, ply0, seq0, seats);
+}
+
+/* POST /api/games/{id}/actions */
+static void api_action(pss *p, const char *id, json_t *body)
+{
+    int seats;
+    const char *action;
+    if (!opt_string(p, body, "action", &action))
+        return;
+    if (!action) {
+        respond_error(p, HTTP_STATUS_BAD_REQUEST, "'action' is missing");
+        return;
+    }
+    static const char *const actions[] = {"resign",   "offer-draw",      "accept-draw",
+                                          "decline-draw", "takeback", "accept-takeback",
+                                          "decline-takeback"};
+    int a = -1;
+    for (int i = 0; i < (int)(sizeof actions / sizeof actions[0]); i++)
+        if (strcmp(action, actions[i]) == 0)
+            a = i;
+    if (a < 0) {
+        respond_error(p, HTTP_STATUS_BAD_REQUEST,
+                      "unknown action (resign, offer-draw, accept-draw, decline-draw, takeback, "
+                      "accept-takeback, decline-takeback)");
+        return;
+    }
+    live *g = game_for(p, id, body, true, &seats);
+    if (!g)
+        return;
+    dm_match *m = g->m;
+    int ply0 = dm_match_ply(m);
+    uint64_t seq0 = dm_match_seq(m);
+    dm_error err;
+    int rc = 0;
+    enum dm_color c;
+    switch (a) {
+    case 0:
+        rc = dm_match_resign(m, acting_color(g, seats, -1), &err);
+        break;
+    case 1:
+        rc = dm_match_offer_draw(m, acting_color(g, seats, -1), &err) < 0 ? -1 : 0;
+        break;
+    case 2:
+    case 3:
+        c = acting_color(g, seats, dm_match_draw_offer(m));
+        rc = dm_match_answer_draw(m, c, a == 2, &err);
+        break;
+    case 4:
+        /* A local game's token asks for the side that moved last. */
+        c = seats == 3 ? (enum dm_color)(dm_match_turn(m) ^ 1) : acting_color(g, seats, -1);
+        rc = dm_match_request_takeback(m, c, &err);
+        /* The computer grants it at once (dm_match_computer_answer's rule:
+         * a request only ever takes back the asker's own move). */
+        if (rc == 0 && g->rec.seat[c ^ 1] == STORE_COMPUTER)
+            rc = dm_match_answer_takeback(m, (enum dm_color)(c ^ 1), true, &err);
+        break;
+    default:
+        c = acting_color(g, seats, dm_match_takeback_request(m));
+        rc = dm_match_answer_takeback(m, c, a == 5, &err);
+        break;
+    }
+    if (rc != 0 && dm_match_seq(m) == seq0) {
+        respond_error(p, HTTP_STATUS_CONFLICT, "%s", err.msg);
+        return;
+    }
+    answer_act(p, g, ply0, seq0, seats);
+}
+
+/* POST /api/analysis: queued on the pool, answered when it is done. */
+static void api_analysis(pss *p, json_t *body)
+{
+    const char *variant, *fen, *rules;
+    if (!opt_string(p, body, "variant", &variant) || !opt_string(p, body, "fen", &fen) ||
+        !opt_string(p, body, "rules", &rules))
+        return;
+    const dm_variant *v = dm_variant_by_id(variant ? variant : "international");
+    if (!v) {
+        respond_error(p, HTTP_STATUS_BAD_REQUEST, "no variant '%.64s'", variant);
+        return;
+    }
+    enum dm_rules r = DM_RULES_DEFAULT;
+    if (rules && dm_rules_parse(rules, &r) != 0) {
+        respond_error(p, HTTP_STATUS_BAD_REQUEST, "'rules' must be default or official");
+        return;
+    }
+    json_t *moves = json_object_get(body, "moves"), *nodes = json_object_get(body, "nodes");
+    if (moves && !json_is_null(moves) && !json_is_array(moves)) {
+        respond_error(p, HTTP_STATUS_BAD_REQUEST, "'moves' must be an array of strings");
+        return;
+    }
+    uint64_t budget = ANALYSIS_NODES;
+    if (nodes && !json_is_null(nodes)) {
+        if (!json_is_integer(nodes) || json_integer_value(nodes) < 1 ||
+            json_integer_value(nodes) > ANALYSIS_NODES_MAX) {
+            respond_error(p, HTTP_STATUS_BAD_REQUEST, "'nodes' must be a number from 1 to %d",
+                          ANALYSIS_NODES_MAX);
+            return;
+        }
+        budget = (uint64_t)json_integer_value(nodes);
+    }
+    dm_error err;
+    /* The game record replays the moves: the rules stay in the library. */
+    dm_game *game = dm_game_new(v, r, fen && *fen ? fen : NULL, &err);
+    if (!game) {
+        respond_error(p, HTTP_STATUS_BAD_REQUEST, "%s", err.msg);
+        return;
+    }
+    size_t i;
+    json_t *mv;
+    json_array_foreach(moves, i, mv)
+    {
+        if (!json_is_string(mv) || dm_game_play_text(game, json_string_value(mv), &err) != 0) {
+            respond_error(p, json_is_string(mv) ? HTTP_STATUS_CONFLICT : HTTP_STATUS_BAD_REQUEST,
+                          "move %zu: %s", i + 1,
+                          json_is_string(mv) ? err.msg : "not a string");
+            dm_game_free(game);
+            return;
+        }
+    }
+    pool_job *job = calloc(1, sizeof *job);
+    int ply = dm_game_ply(game);
+    if (job)
+        job->history = malloc(sizeof *job->history * (size_t)(ply + 1));
+    if (!job || !job->history) {
+        free(job);
+        dm_game_free(game);
+        respond_error(p, HTTP_STATUS_INTERNAL_SERVER_ERROR, "out of memory");
+        return;
+    }
+    for (int k = 0; k < ply; k++)
+        job->history[k] = *dm_game_position(game, k);
+    job->nhistory = ply;
+    job->pos = *dm_game_position(game, ply);
+    dm_game_free(game);
+    job->kind = POOL_ANALYSIS;
+    job->variant = v;
+    job->nodes = budget;
+    job->request = p->request = ++S.next_request;
+    p->next_wait = S.waiting;
+    S.waiting = p;
+    pool_submit(S.pool, job);
+}
+
+/* The answer of an analysis, to the request still waiting for it. */
+static void analysis_done(pool_job *job)
+{
+    pss **link = &S.waiting, *p = NULL;
+    for (; *link; link = &(*link)->next_wait)
+        if ((*link)->request == job->request) {
+            p = *link;
+            *link = p->next_wait;
+            break;
+        }
+    if (!p)
+        return; /* the client left */
+    p->request = 0;
+    if (job->rc != 0) {
+        respond_error(p, HTTP_STATUS_CONFLICT, "%s", job->err.msg);
+        return;
+    }
+    const dm_variant *v = job->variant;
+    json_t *pv = json_array();
+    dm_position pos = job->pos;
+    char text[DM_PDN_MOVE_TEXT], best[DM_PDN_MOVE_TEXT] = "";
+    static dm_move_list legal; /* the loop's thread alone uses it */
+    for (int i = 0; i < job->result.pv_length; i++) {
+        dm_generate(v, &pos, &legal, 0);
+        dm_move_format(v, &job->result.pv[i], &legal, text, sizeof text);
+        if (i == 0)
+            snprintf(best, sizeof best, "%s", text);
+        json_array_append_new(pv, json_string(text));
+        dm_make_move(v, &pos, &job->result.pv[i]);
+    }
+    if (!best[0]) {
+        dm_generate(v, &job->pos, &legal, 0);
+        dm_move_format(v, &job->result.best, &legal, best, sizeof best);
+    }
+    respond(p, HTTP_STATUS_OK,
+            json_pack("{s:s, s:f, s:i, s:o, s:I}", "best", best, "score",
+                      job->result.score / 100.0, "depth", job->result.depth, "pv", pv, "nodes",
+                      (json_int_t)job->result.nodes));
+}
+
+/* GET /api/games/{id}/pdn */
+static void api_pdn(pss *p, const char *id)
+{
+    int seats;
+    live *g = game_for(p, id, NULL, false, &seats);
+    if (!g)
+        return;
+    dm_error err;
+    char *pdn = dm_match_write_pdn(g->m, &err);
+    if (!pdn) {
+        respond_error(p, HTTP_STATUS_INTERNAL_SERVER_ERROR, "%s", err.msg);
+        return;
+    }
+    respond_raw(p, HTTP_STATUS_OK, "text/plain; charset=utf-8", pdn, strlen(pdn));
+    free(pdn);
+}
+
+/* Whether path holds a ".." segment (after lws' decoding): never served. */
+static bool has_dotdot(const char *path)
+{
+    return strstr(path, "..") != NULL;
+}
+
+/* Routes the request in p (the body read, for a POST). */
+static int route(pss *p)
+{
+    const char *u = p->uri;
+    char id[64], rest[64];
+    if (has_dotdot(u)) {
+        respond_error(p, HTTP_STATUS_BAD_REQUEST, "a path may not hold '..'");
+        return 0;
+    }
+    if (strncmp(u, "/api/", 5) != 0) {
+        if (p->post) {
+            respond_error(p, HTTP_STATUS_METHOD_NOT_ALLOWED, "POST is for /api/ paths");
+            return 0;
+        }
+        /* The app routes itself: its pages are all index.html. */
+        if (strcmp(u, "/") == 0 || strncmp(u, "/game/", 6) == 0 || strncmp(u, "/join/", 6) == 0)
+            return serve_file(p, "index.html");
+        return serve_file(p, u + 1);
+    }
+    if (p->too_big) {
+        respond_error(p, HTTP_STATUS_REQ_ENTITY_TOO_LARGE, "the body is over %d bytes", BODY_MAX);
+        return 0;
+    }
+    const char *a = u + 5;
+    if (strcmp(a, "variants") == 0 && !p->post) {
+        respond_raw(p, HTTP_STATUS_OK, "application/json", S.variants, strlen(S.variants));
+        return 0;
+    }
+    int n = 0;
+    id[0] = rest[0] = '\0';
+    if (sscanf(a, "games/%63[^/]%n", id, &n) == 1) {
+        const char *tail = a + n;
+        if (!p->post && *tail == '\0') {
+            int seats;
+            live *g = game_for(p, id, NULL, false, &seats);
+            if (g)
+                respond(p, HTTP_STATUS_OK, state_json(g, seats));
+            return 0;
+        }
+        if (!p->post && strcmp(tail, "/pdn") == 0) {
+            api_pdn(p, id);
+            return 0;
+        }
+        snprintf(rest, sizeof rest, "%s", tail);
+    }
+    if (p->post) {
+        bool known = strcmp(a, "games") == 0 || strcmp(a, "import") == 0 ||
+                     strcmp(a, "analysis") == 0 || strncmp(a, "join/", 5) == 0 ||
+                     (id[0] && (strcmp(rest, "/moves") == 0 || strcmp(rest, "/actions") == 0));
+        if (known) {
+            json_t *body = body_object(p);
+            if (!body)
+                return 0;
+            if (strcmp(a, "games") == 0)
+                api_create(p, body);
+            else if (strcmp(a, "import") == 0)
+                api_import(p, body);
+            else if (strcmp(a, "analysis") == 0)
+                api_analysis(p, body);
+            else if (strncmp(a, "join/", 5) == 0)
+                api_join(p, a + 5);
+            else if (strcmp(rest, "/moves") == 0)
+                api_move(p, id, body);
+            else
+                api_action(p, id, body);
+            json_decref(body);
+            return 0;
+        }
+    }
+    respond_error(p, HTTP_STATUS_NOT_FOUND, "no such API path: %s %.200s", p->post ? "POST" : "GET",
+                  u);
+    return 0;
+}
+
+/* ---- WebSockets ---------------------------------------------------------- */
+
+static void ws_attach(pss *p)
+{
+    char uri[256], buf[256];
+    p->is_ws = true;
+    p->role = ROLE_READER;
+    if (lws_hdr_copy(p->wsi, uri, sizeof uri, WSI_TOKEN_GET_URI) <= 0 ||
+        strncmp(uri, "/ws/games/", 10) != 0 || !(p->game = find_game(uri + 10))) {
+        p->note = strdup("{\"type\":\"error\",\"error\":\"no such game\"}");
+        p->close_after = true;
+        lws_callback_on_writable(p->wsi);
+        return;
+    }
+    const char *token = lws_get_urlarg_by_name(p->wsi, "token=", buf, sizeof buf);
+    int seats = token_seats(p->game, token);
+    p->role = seats == 3 ? ROLE_BOTH : seats == 1 ? DM_WHITE : seats == 2 ? DM_BLACK : ROLE_READER;
+    p->next_sub = p->game->subs;
+    p->game->subs = p;
+    p->dirty = true;
+    lws_callback_on_writable(p->wsi);
+}
+
+static void ws_detach(pss *p)
+{
+    if (!p->game)
+        return;
+    for (pss **link = &p->game->subs; *link; link = &(*link)->next_sub)
+        if (*link == p) {
+            *link = p->next_sub;
+            break;
+        }
+    p->game = NULL;
+}
+
+static int ws_send(pss *p, const char *text)
+{
+    size_t len = strlen(text);
+    unsigned char *buf = malloc(LWS_PRE + len);
+    if (!buf)
+        return -1;
+    memcpy(buf + LWS_PRE, text, len);
+    int n = lws_write(p->wsi, buf + LWS_PRE, len, LWS_WRITE_TEXT);
+    free(buf);
+    return n < (int)len ? -1 : 0;
+}
+
+static void ws_note(pss *p, const char *type, const char *error)
+{
+    json_t *o = json_pack("{s:s, s:s}", "type", type, "error", error);
+    free(p->note);
+    p->note = json_dumps(o, JSON_COMPACT);
+    json_decref(o);
+    lws_callback_on_writable(p->wsi);
+}
+
+/* One message from a socket: a ping, or (with a seat token) a move or an
+ * act in the forms of the HTTP API: {"type":"move","move":...},
+ * {"type":"action","action":...}. */
+static void ws_receive(pss *p, const char *text, size_t len)
+{
+    json_t *o = json_loadb(text, len, 0, NULL);
+    const char *type = json_string_value(json_object_get(o, "type"));
+    if (!type) {
+        ws_note(p, "error", "a message is a JSON object with a \"type\"");
+    } else if (strcmp(type, "ping") == 0) {
+        p->pong = true;
+        lws_callback_on_writable(p->wsi);
+    } else if (strcmp(type, "move") == 0 || strcmp(type, "action") == 0) {
+        live *g = p->game;
+        const char *what = json_string_value(json_object_get(o, type));
+        dm_error err;
+        int ply0 = g ? dm_match_ply(g->m) : 0, rc = -1;
+        uint64_t seq0 = g ? dm_match_seq(g->m) : 0;
+        if (!g || p->role == ROLE_READER) {
+            ws_note(p, "error", "this socket only reads: connect with ?token= to play");
+        } else if (!what) {
+            ws_note(p, "error", strcmp(type, "move") == 0 ? "'move' is missing" : "'action' is missing");
+        } else {
+            int seats = p->role == ROLE_BOTH ? 3 : 1 << p->role;
+            if (strcmp(type, "move") == 0) {
+                rc = dm_match_play_text(g->m, acting_color(g, seats, -1), what, &err);
+            } else if (strcmp(what, "resign") == 0) {
+                rc = dm_match_resign(g->m, acting_color(g, seats, -1), &err);
+            } else if (strcmp(what, "offer-draw") == 0) {
+                rc = dm_match_offer_draw(g->m, acting_color(g, seats, -1), &err) < 0 ? -1 : 0;
+            } else {
+                snprintf(err.msg, sizeof err.msg, "over the socket: resign, offer-draw (the rest "
+                                                  "by POST /api/games/{id}/actions)");
+            }
+            char serr[256];
+            if (dm_match_seq(g->m) != seq0)
+                commit(g, ply0, serr, sizeof serr);
+            if (rc != 0)
+                ws_note(p, "error", err.msg);
+        }
+    } else {
+        ws_note(p, "error", "unknown message type");
+    }
+    json_decref(o);
+}
+
+static int ws_writable(pss *p)
+{
+    if (p->note) {
+        int rc = ws_send(p, p->note);
+        free(p->note);
+        p->note = NULL;
+        if (rc || p->close_after)
+            return -1;
+    } else if (p->pong) {
+        p->pong = false;
+        if (ws_send(p, "{\"type\":\"pong\"}"))
+            return -1;
+    } else if (p->dirty && p->game) {
+        p->dirty = false;
+        int seats = p->role == ROLE_BOTH ? 3 : p->role >= 0 ? 1 << p->role : 0;
+        json_t *o = json_pack("{s:s, s:o}", "type", "state", "game", state_json(p->game, seats));
+        char *text = json_dumps(o, JSON_COMPACT);
+        json_decref(o);
+        int rc = text ? ws_send(p, text) : -1;
+        free(text);
+        if (rc)
+            return -1;
+    }
+    if (p->note || p->pong || p->dirty)
+        lws_callback_on_writable(p->wsi);
+    return 0;
+}
+
+/* ---- the protocol callback ---------------------------------------------- */
+
+static void forget_request(pss *p)
+{
+    for (pss **link = &S.waiting; *link; link = &(*link)->next_wait)
+        if (*link == p) {
+            *link = p->next_wait;
+            break;
+        }
+    free(p->body);
+    free(p->resp);
+    free(p->note);
+    p->body = p->resp = p->note = NULL;
+}
+
+static int http_writable(pss *p)
+{
+    if (p->phase == 1) {
+        unsigned char buf[LWS_PRE + 2048], *start = buf + LWS_PRE, *q = start,
+                                                *end = buf + sizeof buf - 1;
+        if (lws_add_http_common_headers(p->wsi, (unsigned)p->status, p->ctype,
+                                        (lws_filepos_t)p->resp_len, &q, end) ||
+            common_headers(p->wsi, &q, end, "no-store") ||
+            lws_finalize_write_http_header(p->wsi, start, &q, end))
+            return -1;
+        p->phase = 2;
+        lws_callback_on_writable(p->wsi);
+        return 0;
+    }
+    if (p->phase == 2) {
+        p->phase = 0;
+        int n = lws_write(p->wsi, (unsigned char *)p->resp + LWS_PRE, p->resp_len,
+                          LWS_WRITE_HTTP_FINAL);
+        free(p->resp);
+        p->resp = NULL;
+        if (n < 0)
+            return -1;
+        free(p->body);
+        p->body = NULL;
+        p->body_len = 0;
+        p->too_big = false;
+        return lws_http_transaction_completed(p->wsi) ? -1 : 0;
+    }
+    return 0;
+}
+
+static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
+                    size_t len)
+{
+    pss *p = user;
+    switch (reason) {
+    case LWS_CALLBACK_HTTP:
+        p->wsi = wsi;
+        p->post = lws_hdr_total_length(wsi, WSI_TOKEN_POST_URI) > 0;
+        if (!p->post && lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) <= 0) {
+            respond_error(p, HTTP_STATUS_METHOD_NOT_ALLOWED, "only GET and POST");
+            return 0;
+        }
+        snprintf(p->uri, sizeof p->uri, "%s", (const char *)in);
+        p->body_len = 0;
+        p->too_big = false;
+        if (p->post) {
+            char cl[32];
+            /* No body at all: lws sends no completion, so answer now. */
+            if (lws_hdr_copy(wsi, cl, sizeof cl, WSI_TOKEN_HTTP_CONTENT_LENGTH) <= 0 ||
+                atol(cl) == 0)
+                return route(p);
+            return 0; /* the body follows */
+        }
+        return route(p);
+    case LWS_CALLBACK_HTTP_BODY:
+        if (p->too_big || p->body_len + len > BODY_MAX) {
+            /* Read on, keep nothing: the client hears 413 once it is done. */
+            p->too_big = true;
+            return 0;
+        }
+        if (!p->body && !(p->body = malloc(BODY_MAX)))
+            return -1;
+        memcpy(p->body + p->body_len, in, len);
+        p->body_len += len;
+        return 0;
+    case LWS_CALLBACK_HTTP_BODY_COMPLETION:
+        return route(p);
+    case LWS_CALLBACK_HTTP_WRITEABLE:
+        return http_writable(p);
+    case LWS_CALLBACK_HTTP_FILE_COMPLETION:
+        return lws_http_transaction_completed(wsi) ? -1 : 0;
+    case LWS_CALLBACK_CLOSED_HTTP:
+        forget_request(p);
+        return 0;
+    case LWS_CALLBACK_ESTABLISHED:
+        p->wsi = wsi;
+        ws_attach(p);
+        return 0;
+    case LWS_CALLBACK_RECEIVE:
+        if (len > BODY_MAX || !lws_is_final_fragment(wsi) || !lws_is_first_fragment(wsi)) {
+            ws_note(p, "error", "one message a frame, at most 64 KiB");
+            return 0;
+        }
+        ws_receive(p, in, len);
+        return 0;
+    case LWS_CALLBACK_SERVER_WRITEABLE:
+        return ws_writable(p);
+    case LWS_CALLBACK_CLOSED:
+        ws_detach(p);
+        forget_request(p);
+        return 0;
+    case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
+        if (!S.pool)
+            return 0;
+        for (pool_job *job = pool_take_done(S.pool), *next; job; job = next) {
+            next = job->next;
+            if (job->kind == POOL_ANALYSIS)
+                analysis_done(job);
+            else
+                game_job_done(job);
+            pool_job_free(job);
+        }
+        return 0;
+    default:
+        return 0;
+    }
+}
+
+static struct lws_protocols protocols[] = {
+    {"damier", callback, sizeof(pss), 4096, 0, NULL, 0},
+    {NULL, NULL, 0, 0, 0, NULL, 0},
+};
+
+/* ---- the loop ------------------------------------------------------------ */
+
+static volatile sig_atomic_t stopping;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    stopping = 1;
+    if (S.ctx)
+        lws_cancel_service(S.ctx);
+}
+
+static void wake(void *ctx)
+{
+    lws_cancel_service(ctx);
+}
+
+/* Ends on time the games whose flag fell with nobody acting. */
+static void tick(lws_sorted_usec_list_t *sul)
+{
+    char err[256];
+    for (live *g = S.games; g; g = g->next) {
+        if (!dm_match_timed(g->m) || dm_match_over(g->m))
+            continue;
+        int ply0 = dm_match_ply(g->m);
+        if (dm_match_tick(g->m))
+            commit(g, ply0, err, sizeof err);
+    }
+    lws_sul_schedule(S.ctx, 0, sul, tick, TICK_US);
+}
+
+int srv_run(const srv_config *c)
+{
+    char err[512];
+    memset(&S, 0, sizeof S);
+    snprintf(S.web, sizeof S.web, "%s", c->web);
+    S.urandom = fopen("/dev/urandom", "rb");
+    S.variants = build_variants();
+    S.store = store_open(c->db, err, sizeof err);
+    if (!S.store || !S.variants) {
+        fprintf(stderr, "serve: %s\n", S.store ? "out of memory" : err);
+        store_close(S.store);
+        free(S.variants);
+        return 1;
+    }
+    lws_set_log_level(LLL_ERR, NULL);
+
+    struct lws_context_creation_info info;
+    memset(&info, 0, sizeof info);
+    info.port = c->port;
+    info.iface = c->host;
+    info.protocols = protocols;
+    info.options = LWS_SERVER_OPTION_VALIDATE_UTF8;
+    /* Bodies of at most BODY_MAX; lws' default header space is enough. */
+    info.timeout_secs = 30;
+    S.ctx = lws_create_context(&info);
+    if (!S.ctx) {
+        fprintf(stderr, "serve: cannot listen on %s:%d\n", c->host, c->port);
+        store_close(S.store);
+        free(S.variants);
+        return 1;
+    }
+    S.pool = pool_start(c->engine_threads, wake, S.ctx);
+    int loaded = 0;
+    if (!S.pool || store_load_unfinished(S.store, revive_cb, &loaded, err, sizeof err) < 0) {
+        fprintf(stderr, "serve: %s\n", S.pool ? err : "cannot start the engine threads");
+        pool_stop(S.pool);
+        lws_context_destroy(S.ctx);
+        store_close(S.store);
+        free(S.variants);
+        return 1;
+    }
+    struct lws_vhost *vh = lws_get_vhost_by_name(S.ctx, "default");
+    int port = vh ? lws_get_vhost_listen_port(vh) : c->port;
+    printf("Damier is at http://%s:%d/\n", c->host, port);
+    if (loaded)
+        printf("resumed %d unfinished game%s\n", loaded, loaded == 1 ? "" : "s");
+    fflush(stdout);
+
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+    signal(SIGPIPE, SIG_IGN);
+    lws_sul_schedule(S.ctx, 0, &S.tick, tick, TICK_US);
+    while (!stopping)
+        if (lws_service(S.ctx, 0) < 0)
+            break;
+
+    pool_stop(S.pool);
+    S.pool = NULL;
+    lws_context_destroy(S.ctx);
+    for (live *g = S.games, *next; g; g = next) {
+        next = g->next;
+        dm_match_free(g->m);
+        free(g);
+    }
+    store_close(S.store);
+    free(S.variants);
+    if (S.urandom)
+        fclose(S.urandom);
+    return 0;
+}

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * server.h - damier serve: the web app's server (docs/api.md), one
+ * libwebsockets event loop that owns every live game, a pool of engine
+ * threads (pool.h) and the store (store.h).
+ */
+#ifndef DM_SERVER_SERVER_H
+#define DM_SERVER_SERVER_H
+
+typedef struct srv_config {
+    const char *host;   /* the address to listen on ("127.0.0.1")          */
+    int port;           /* 0: any free port (the address line says which)  */
+    const char *db;     /* the SQLite file                                 */
+    int engine_threads; /* workers searching                               */
+    const char *web;    /* the folder of static files                      */
+} srv_config;
+
+/* Serves until SIGINT or SIGTERM.  Prints "Damier is at http://H:P/" on
+ * stdout once listening, errors on stderr.  Returns 0 after a clean stop,
+ * 1 if it cannot start (the database, the port). */
+int srv_run(const srv_config *c);
+
+#endif

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * store.h - where the server keeps its games, behind one small interface
+ * so that another database (PostgreSQL, once several processes serve) can
+ * replace SQLite (store_sqlite.c) without the server changing.
+ *
+ * A game is one record (store_game): who sits where, the seat tokens, the
+ * invite, the draw offer and takeback request standing, the server's seq,
+ * whether it is over, and the match as PDN (dm_match_write_pdn: moves, the
+ * clock after each move, the result and how it ended), from which a
+ * restarted server rebuilds the match (dm_match_read_pdn).  Beside it a
+ * ledger of the moves, one row a ply with the mover's clock reading.
+ *
+ * Every write is one transaction, committed when the call returns 0: the
+ * server acknowledges an act (its HTTP answer, its WebSocket push) only
+ * after that.  The store is used by the event loop's thread alone.
+ */
+#ifndef DM_SERVER_STORE_H
+#define DM_SERVER_STORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define STORE_ID     16 /* game ids and invite codes, with their '\0'      */
+#define STORE_TOKEN  40 /* seat tokens                                     */
+
+enum store_seat { STORE_PERSON = 0, STORE_COMPUTER = 1 };
+enum store_opponent { STORE_VS_COMPUTER = 0, STORE_VS_FRIEND = 1, STORE_VS_LOCAL = 2 };
+
+typedef struct store_game {
+    char id[STORE_ID];
+    enum store_opponent opponent;
+    int seat[2];                   /* enum store_seat, by colour            */
+    int level;                     /* the computer's, or 0                  */
+    char token[2][STORE_TOKEN];    /* by colour; "" for a computer seat     */
+    char invite[STORE_ID];         /* friend games: the join code, else ""  */
+    bool joined;                   /* the invite has been used              */
+    char clock[32];                /* the control as given ("5+3"), or ""   */
+    int draw_offer;                /* the colour offering, or -1            */
+    int takeback;                  /* the colour asking, or -1              */
+    bool over;
+    uint64_t seq;                  /* the API's seq                          */
+    char *pdn;                     /* the match (malloc'ed on load)         */
+} store_game;
+
+typedef struct store store;
+
+/* Opens (creating if needed) the database at path; NULL with err filled. */
+store *store_open(const char *path, char *err, size_t errsize);
+void store_close(store *s);
+
+/* Records a new game.  0, or -1 with err. */
+int store_create_game(store *s, const store_game *g, char *err, size_t errsize);
+/* Appends the move of ply (its text and the mover's clock reading in ms,
+ * -1 untimed) and saves g, in one transaction.  0, or -1 with err. */
+int store_append_move(store *s, const store_game *g, int ply, const char *move,
+                      int64_t clock_ms, char *err, size_t errsize);
+/* Saves g (an offer, a result, a join) and drops the moves after ply
+ * keep_plies (a takeback; -1 keeps them all), in one transaction. */
+int store_save_game(store *s, const store_game *g, int keep_plies, char *err, size_t errsize);
+
+/* Calls fn for every game not over, oldest first; g->pdn is freed after
+ * the call.  Returns the games loaded, or -1 with err. */
+int store_load_unfinished(store *s, void (*fn)(void *ctx, store_game *g), void *ctx, char *err,
+                          size_t errsize);
+/* The game id into *g (g->pdn malloc'ed: the caller frees it): 1 found,
+ * 0 not, -1 error. */
+int store_load_game(store *s, const char *id, store_game *g, char *err, size_t errsize);
+/* The moves recorded for id (a test's view of the ledger): their count. */
+int store_move_count(store *s, const char *id);
+
+#endif

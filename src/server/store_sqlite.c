@@ -1,0 +1,272 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * store_sqlite.c - store.h on SQLite, in WAL mode with synchronous=FULL:
+ * a commit is on disk when sqlite3_step returns, so a move the server has
+ * acknowledged survives a kill -9 and a power cut alike, and readers (a
+ * backup, sqlite3 on the command line) never block the server.
+ *
+ * Two tables: games (one row a game, the match as PDN in it) and moves
+ * (the ledger, one row a ply).  The workload is one small transaction per
+ * act, a few a second per game; the statements are prepared once.
+ */
+#include "server/store.h"
+
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct store {
+    sqlite3 *db;
+    sqlite3_stmt *insert, *update, *move, *drop_moves, *unfinished, *one, *count;
+};
+
+static const char SCHEMA[] =
+    "CREATE TABLE IF NOT EXISTS games ("
+    " id TEXT PRIMARY KEY, opponent INTEGER NOT NULL, seat_white INTEGER NOT NULL,"
+    " seat_black INTEGER NOT NULL, level INTEGER NOT NULL, token_white TEXT NOT NULL,"
+    " token_black TEXT NOT NULL, invite TEXT NOT NULL, joined INTEGER NOT NULL,"
+    " clock TEXT NOT NULL, draw_offer INTEGER NOT NULL, takeback INTEGER NOT NULL,"
+    " over INTEGER NOT NULL, seq INTEGER NOT NULL, pdn TEXT NOT NULL,"
+    " created TEXT NOT NULL DEFAULT (datetime('now')));"
+    "CREATE INDEX IF NOT EXISTS games_over ON games(over);"
+    "CREATE TABLE IF NOT EXISTS moves ("
+    " game TEXT NOT NULL REFERENCES games(id), ply INTEGER NOT NULL, move TEXT NOT NULL,"
+    " clock_ms INTEGER, PRIMARY KEY (game, ply));";
+
+#define COLUMNS                                                                                  \
+    "id, opponent, seat_white, seat_black, level, token_white, token_black, invite, joined,"     \
+    " clock, draw_offer, takeback, over, seq, pdn"
+
+static void set_err(char *err, size_t size, const char *what, sqlite3 *db)
+{
+    snprintf(err, size, "database: %s: %s", what, db ? sqlite3_errmsg(db) : "out of memory");
+}
+
+store *store_open(const char *path, char *err, size_t errsize)
+{
+    store *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(err, errsize, "out of memory");
+        return NULL;
+    }
+    if (sqlite3_open(path, &s->db) != SQLITE_OK) {
+        set_err(err, errsize, path, s->db);
+        store_close(s);
+        return NULL;
+    }
+    sqlite3_busy_timeout(s->db, 5000);
+    char *msg = NULL;
+    if (sqlite3_exec(s->db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;", NULL, NULL,
+                     &msg) != SQLITE_OK ||
+        sqlite3_exec(s->db, SCHEMA, NULL, NULL, &msg) != SQLITE_OK) {
+        snprintf(err, errsize, "database %s: %s", path, msg ? msg : "cannot set up");
+        sqlite3_free(msg);
+        store_close(s);
+        return NULL;
+    }
+    struct {
+        sqlite3_stmt **st;
+        const char *sql;
+    } st[] = {
+        {&s->insert, "INSERT INTO games (" COLUMNS ") VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,"
+                     "?12,?13,?14,?15)"},
+        {&s->update, "UPDATE games SET opponent=?2, seat_white=?3, seat_black=?4, level=?5,"
+                     " token_white=?6, token_black=?7, invite=?8, joined=?9, clock=?10,"
+                     " draw_offer=?11, takeback=?12, over=?13, seq=?14, pdn=?15 WHERE id=?1"},
+        {&s->move, "INSERT OR REPLACE INTO moves (game, ply, move, clock_ms) VALUES (?1,?2,?3,?4)"},
+        {&s->drop_moves, "DELETE FROM moves WHERE game=?1 AND ply>?2"},
+        {&s->unfinished, "SELECT " COLUMNS " FROM games WHERE over=0 ORDER BY rowid"},
+        {&s->one, "SELECT " COLUMNS " FROM games WHERE id=?1"},
+        {&s->count, "SELECT count(*) FROM moves WHERE game=?1"},
+    };
+    for (size_t i = 0; i < sizeof st / sizeof st[0]; i++)
+        if (sqlite3_prepare_v2(s->db, st[i].sql, -1, st[i].st, NULL) != SQLITE_OK) {
+            set_err(err, errsize, "prepare", s->db);
+            store_close(s);
+            return NULL;
+        }
+    return s;
+}
+
+void store_close(store *s)
+{
+    if (!s)
+        return;
+    sqlite3_finalize(s->insert);
+    sqlite3_finalize(s->update);
+    sqlite3_finalize(s->move);
+    sqlite3_finalize(s->drop_moves);
+    sqlite3_finalize(s->unfinished);
+    sqlite3_finalize(s->one);
+    sqlite3_finalize(s->count);
+    sqlite3_close(s->db);
+    free(s);
+}
+
+/* Binds g to the 15 columns of insert and update. */
+static void bind_game(sqlite3_stmt *st, const store_game *g)
+{
+    sqlite3_bind_text(st, 1, g->id, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int(st, 2, g->opponent);
+    sqlite3_bind_int(st, 3, g->seat[0]);
+    sqlite3_bind_int(st, 4, g->seat[1]);
+    sqlite3_bind_int(st, 5, g->level);
+    sqlite3_bind_text(st, 6, g->token[0], -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 7, g->token[1], -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 8, g->invite, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int(st, 9, g->joined);
+    sqlite3_bind_text(st, 10, g->clock, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int(st, 11, g->draw_offer);
+    sqlite3_bind_int(st, 12, g->takeback);
+    sqlite3_bind_int(st, 13, g->over);
+    sqlite3_bind_int64(st, 14, (sqlite3_int64)g->seq);
+    sqlite3_bind_text(st, 15, g->pdn ? g->pdn : "", -1, SQLITE_TRANSIENT);
+}
+
+/* Runs a statement that returns no rows; true if it did. */
+static bool run(sqlite3_stmt *st)
+{
+    int rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+    return rc == SQLITE_DONE;
+}
+
+static bool begin(store *s)
+{
+    return sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK;
+}
+
+/* Commits when ok, else rolls back; returns whether the commit held. */
+static bool end(store *s, bool ok)
+{
+    if (ok && sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK)
+        return true;
+    sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+    return false;
+}
+
+int store_create_game(store *s, const store_game *g, char *err, size_t errsize)
+{
+    bind_game(s->insert, g);
+    if (!run(s->insert)) {
+        set_err(err, errsize, "create game", s->db);
+        return -1;
+    }
+    return 0;
+}
+
+int store_append_move(store *s, const store_game *g, int ply, const char *move,
+                      int64_t clock_ms, char *err, size_t errsize)
+{
+    bool ok = begin(s);
+    if (ok) {
+        sqlite3_bind_text(s->move, 1, g->id, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int(s->move, 2, ply);
+        sqlite3_bind_text(s->move, 3, move, -1, SQLITE_TRANSIENT);
+        if (clock_ms >= 0)
+            sqlite3_bind_int64(s->move, 4, clock_ms);
+        else
+            sqlite3_bind_null(s->move, 4);
+        ok = run(s->move);
+        bind_game(s->update, g);
+        ok = ok && run(s->update);
+    }
+    if (!end(s, ok)) {
+        set_err(err, errsize, "record move", s->db);
+        return -1;
+    }
+    return 0;
+}
+
+int store_save_game(store *s, const store_game *g, int keep_plies, char *err, size_t errsize)
+{
+    bool ok = begin(s);
+    if (ok && keep_plies >= 0) {
+        sqlite3_bind_text(s->drop_moves, 1, g->id, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int(s->drop_moves, 2, keep_plies);
+        ok = run(s->drop_moves);
+    }
+    if (ok) {
+        bind_game(s->update, g);
+        ok = run(s->update);
+    }
+    if (!end(s, ok)) {
+        set_err(err, errsize, "save game", s->db);
+        return -1;
+    }
+    return 0;
+}
+
+static void copy_text(char *dst, size_t size, sqlite3_stmt *st, int col)
+{
+    const unsigned char *t = sqlite3_column_text(st, col);
+    snprintf(dst, size, "%s", t ? (const char *)t : "");
+}
+
+/* The row under st into *g, its pdn malloc'ed (NULL when memory ran out). */
+static void read_row(sqlite3_stmt *st, store_game *g)
+{
+    memset(g, 0, sizeof *g);
+    copy_text(g->id, sizeof g->id, st, 0);
+    g->opponent = (enum store_opponent)sqlite3_column_int(st, 1);
+    g->seat[0] = sqlite3_column_int(st, 2);
+    g->seat[1] = sqlite3_column_int(st, 3);
+    g->level = sqlite3_column_int(st, 4);
+    copy_text(g->token[0], sizeof g->token[0], st, 5);
+    copy_text(g->token[1], sizeof g->token[1], st, 6);
+    copy_text(g->invite, sizeof g->invite, st, 7);
+    g->joined = sqlite3_column_int(st, 8) != 0;
+    copy_text(g->clock, sizeof g->clock, st, 9);
+    g->draw_offer = sqlite3_column_int(st, 10);
+    g->takeback = sqlite3_column_int(st, 11);
+    g->over = sqlite3_column_int(st, 12) != 0;
+    g->seq = (uint64_t)sqlite3_column_int64(st, 13);
+    const unsigned char *pdn = sqlite3_column_text(st, 14);
+    g->pdn = strdup(pdn ? (const char *)pdn : "");
+}
+
+int store_load_unfinished(store *s, void (*fn)(void *ctx, store_game *g), void *ctx, char *err,
+                          size_t errsize)
+{
+    int n = 0, rc;
+    while ((rc = sqlite3_step(s->unfinished)) == SQLITE_ROW) {
+        store_game g;
+        read_row(s->unfinished, &g);
+        fn(ctx, &g);
+        free(g.pdn);
+        n++;
+    }
+    sqlite3_reset(s->unfinished);
+    if (rc != SQLITE_DONE) {
+        set_err(err, errsize, "load games", s->db);
+        return -1;
+    }
+    return n;
+}
+
+int store_load_game(store *s, const char *id, store_game *g, char *err, size_t errsize)
+{
+    sqlite3_bind_text(s->one, 1, id, -1, SQLITE_TRANSIENT);
+    int rc = sqlite3_step(s->one), found = 0;
+    if (rc == SQLITE_ROW) {
+        read_row(s->one, g);
+        found = 1;
+    } else if (rc != SQLITE_DONE) {
+        set_err(err, errsize, "load game", s->db);
+        found = -1;
+    }
+    sqlite3_reset(s->one);
+    sqlite3_clear_bindings(s->one);
+    return found;
+}
+
+int store_move_count(store *s, const char *id)
+{
+    sqlite3_bind_text(s->count, 1, id, -1, SQLITE_TRANSIENT);
+    int n = sqlite3_step(s->count) == SQLITE_ROW ? sqlite3_column_int(s->count, 0) : -1;
+    sqlite3_reset(s->count);
+    sqlite3_clear_bindings(s->count);
+    return n;
+}

@@ -1402,6 +1402,8 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         }
         return route(p);
     case LWS_CALLBACK_HTTP_BODY:
+        if (len == 0) /* an empty body's report: in may be NULL */
+            return 0;
         if (p->too_big || p->body_len + len > BODY_MAX) {
             /* Read on, keep nothing: the client hears 413 once it is done. */
             p->too_big = true;

@@ -240,8 +240,11 @@ static void http(int port, const char *method, const char *path, const char *bod
     while (!(end = strstr(buf, "\r\n\r\n"))) {
         size_t before = len;
         len = read_until(fd, buf, cap, len, len + 1);
-        if (len == before)
+        if (len == before) {
+            free(buf);
+            close(fd);
             fail_msg("%s %s: no answer", method, path);
+        }
     }
     size_t hlen = (size_t)(end - buf) + 4;
     snprintf(r->headers, sizeof r->headers, "%.*s", (int)hlen, buf);

@@ -70,6 +70,7 @@ struct pss {
     char *body;
     size_t body_len;
     bool too_big;
+    bool routed;        /* this request has been routed (answered or queued) */
     char *resp;         /* LWS_PRE bytes, then the body                   */
     size_t resp_len;
     int status;
@@ -1124,6 +1125,10 @@ static bool has_dotdot(const char *path)
 /* Routes the request in p (the body read, for a POST). */
 static int route(pss *p)
 {
+    /* lws may report the end of an empty body after the request itself. */
+    if (p->routed)
+        return 0;
+    p->routed = true;
     const char *u = p->uri;
     char id[64], rest[64];
     if (has_dotdot(u)) {
@@ -1386,6 +1391,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         snprintf(p->uri, sizeof p->uri, "%s", (const char *)in);
         p->body_len = 0;
         p->too_big = false;
+        p->routed = false;
         if (p->post) {
             char cl[32];
             /* No body at all: lws sends no completion, so answer now. */
@@ -1396,6 +1402,8 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         }
         return route(p);
     case LWS_CALLBACK_HTTP_BODY:
+        if (len == 0) /* an empty body's report: in may be NULL */
+            return 0;
         if (p->too_big || p->body_len + len > BODY_MAX) {
             /* Read on, keep nothing: the client hears 413 once it is done. */
             p->too_big = true;

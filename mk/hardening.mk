@@ -76,8 +76,10 @@ fuzz-%: fuzz-build
 # The tests that run searches on threads: stop from another thread, two
 # engines at once, pondering (test_engine); the Hub session's search thread
 # (test_hub); DXP's two sides (test_dxp); matches searched in turn
-# (test_play).  halt_on_error makes a race fail the test.
-TSAN_TESTS := test_engine test_hub test_dxp test_play
+# (test_play); and the Hub session in this process, its search thread
+# stopped, ponder-hit and joined as the seed sessions of fuzz_hubsession say
+# (test_fuzz_hubsession).  halt_on_error makes a race fail the test.
+TSAN_TESTS := test_engine test_hub test_dxp test_play test_fuzz_hubsession
 check-tsan: deps-check
 	$(MAKE) BUILD=build-tsan OPT=-O1 SANITIZE="-fsanitize=thread -fno-omit-frame-pointer" \
 	  build-tsan/damier $(TSAN_TESTS:%=build-tsan/tests/%)

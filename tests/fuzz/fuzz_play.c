@@ -217,8 +217,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             rc = dm_match_answer_takeback(m, seat, yes, &err);
             break;
         case 10:
-            if (!yes)
-                continue; /* resignation, on half of its bytes: games go on longer */
+            if (!yes) { /* resignation, on half of its bytes: games go on longer */
+                free(before.pdn);
+                continue;
+            }
             rc = dm_match_resign(m, seat, &err);
             break;
         case 11: /* time passes, up to 25.5 s */

@@ -97,6 +97,22 @@ static bool same_state(const struct state *a, const struct state *b)
            strcmp(a->pdn, b->pdn) == 0;
 }
 
+/* The events since before are after's, numbered one by one, the last at
+ * after's ply; a clock that still runs has time left (at 0 its flag has
+ * fallen, and the tick before every act ends the game). */
+static void check_events(const dm_match *m, const struct state *before, const struct state *after)
+{
+    dm_match_event ev[DM_MATCH_EVENTS];
+    int n = dm_match_events(m, before->seq, ev, DM_MATCH_EVENTS);
+    FUZZ_CHECK((uint64_t)n == after->seq - before->seq);
+    for (int i = 0; i < n; i++)
+        FUZZ_CHECK(ev[i].seq == before->seq + 1 + (uint64_t)i);
+    if (n > 0)
+        FUZZ_CHECK(ev[n - 1].ply == after->ply);
+    if (dm_match_timed(m) && !after->over)
+        FUZZ_CHECK(after->left[dm_match_turn(m)] > 0);
+}
+
 static const dm_time_control clocks[] = {
     {DM_CLOCK_NONE, 0, 0, 0},
     {DM_CLOCK_SUDDEN_DEATH, 60000, 0, 0},
@@ -160,15 +176,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     seen[0] = *dm_match_position(m);
     take_counts(dm_match_game(m), &seen_counts[0]);
 
+    /* The state before each act is the one after the last: the clock
+     * moves only at act 11, after which it is taken again. */
     struct state before, after;
+    take_state(m, &before);
     for (size_t at = 2; at < size;) {
         uint8_t act = data[at++];
         uint8_t arg = at < size ? data[at] : 0;
         enum dm_color turn = dm_match_turn(m);
         enum dm_color seat = (act & 16) ? (enum dm_color)!turn : turn;
         bool yes = (act & 32) != 0;
-        dm_match_tick(m); /* the flag is read here, so the act itself starts level */
-        take_state(m, &before);
+        if (dm_match_tick(m)) { /* the flag is read here, so the act itself starts level */
+            free(before.pdn);
+            take_state(m, &before);
+        }
         /* A copy: the match's own list changes with the move. */
         static dm_move_list legal_before;
         legal_before = *dm_match_legal(m);
@@ -217,10 +238,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             rc = dm_match_answer_takeback(m, seat, yes, &err);
             break;
         case 10:
-            if (!yes) { /* resignation, on half of its bytes: games go on longer */
-                free(before.pdn);
-                continue;
-            }
+            if (!yes)
+                continue; /* resignation, on half of its bytes: games go on longer */
             rc = dm_match_resign(m, seat, &err);
             break;
         case 11: /* time passes, up to 25.5 s */
@@ -228,10 +247,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             fuzz_now_ms += 100 * (int64_t)arg;
             dm_match_tick(m);
             free(before.pdn);
+            take_state(m, &before);
             continue;
         case 12:
             check_pdn(m, &o);
-            free(before.pdn);
             continue;
         default: /* a legal move, most often */
             at++;
@@ -245,6 +264,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             break;
         }
         take_state(m, &after);
+        check_events(m, &before, &after);
         if (rc < 0) {
             FUZZ_CHECK(err.msg[0]);
             FUZZ_CHECK(same_state(&before, &after));
@@ -271,8 +291,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             }
         }
         free(before.pdn);
-        free(after.pdn);
+        before = after;
     }
+    free(before.pdn);
     check_pdn(m, &o);
     dm_match_free(m);
     return 0;

@@ -54,12 +54,17 @@ $(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_BUILD)/libdamier.a
 	  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	  $< $(FUZZ_BUILD)/libdamier.a -o $@ -lpthread -lm
 
+# The PDN seeds are whole tournaments (up to 100 KB): new inputs are kept
+# to 16 KB, a few games, so that the reader runs hundreds of times a second
+# rather than twenty (the seeds are read cut to that length too).
+FUZZ_FLAGS_pdn := -max_len=16384
+
 # One target for $(1) seconds: new inputs go to build-fuzz/corpus/<name>
 # (the committed seeds are only read), a crash to build-fuzz/crash-<name>-*.
 # -rss_limit_mb and -timeout make a leak or a hang a finding, not a stall.
 fuzz_run = mkdir -p $(FUZZ_BUILD)/corpus/$(1) && \
   $(FUZZ_BUILD)/fuzz_$(1) -max_total_time=$(2) -timeout=10 -rss_limit_mb=2048 \
-    -print_final_stats=1 -artifact_prefix=$(FUZZ_BUILD)/crash-$(1)- \
+    -print_final_stats=1 -artifact_prefix=$(FUZZ_BUILD)/crash-$(1)- $(FUZZ_FLAGS_$(1)) \
     $(FUZZ_BUILD)/corpus/$(1) $(call fuzz_seeds,$(1))
 
 fuzz: fuzz-build

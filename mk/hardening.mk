@@ -29,7 +29,7 @@ fuzz_seeds = tests/fuzz/corpus/$(1) $(if $(filter pdn,$(1)),tests/pdn/corpus/suc
 FUZZ_REPLAY := $(FUZZ_NAMES:%=$(BUILD)/tests/test_fuzz_%)
 all-tests: $(FUZZ_REPLAY)
 
-$(BUILD)/tests/test_fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(BUILD)/libdamier.a
+$(BUILD)/tests/test_fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c tests/fuzz/fuzz.h $(BUILD)/libdamier.a
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  TEST    $@")
 	$(Q)$(CC) $(ALLFLAGS) -DFUZZ_SEEDS='"$(call fuzz_seeds,$*)"' tests/fuzz/replay.c $< \
@@ -48,14 +48,14 @@ fuzz-build:
 	$(FUZZ_MAKE) fuzz-bins
 fuzz-bins: $(FUZZ_BINS)
 
-$(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_BUILD)/libdamier.a
+$(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(FUZZ_BUILD)/libdamier.a
 	@$(if $(Q),echo "  FUZZ    $@")
 	$(Q)clang -std=c17 -D_POSIX_C_SOURCE=200809L -g -O1 -Iinclude -Isrc \
 	  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	  $< $(FUZZ_BUILD)/libdamier.a -o $@ -lpthread -lm
 
 # The PDN seeds are whole tournaments (up to 100 KB): new inputs are kept
-# to 16 KB, a few games, so that the reader runs hundreds of times a second
+# to 16 KB, a few games, so that the reader runs about fifty times a second
 # rather than twenty (the seeds are read cut to that length too).
 FUZZ_FLAGS_pdn := -max_len=16384
 

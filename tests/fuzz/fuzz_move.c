@@ -2,8 +2,9 @@
 /*
  * fuzz_move.c - libFuzzer target for move text (dm_move_parse).
  *
- * Input: a variant byte, a ply count byte, that many bytes choosing moves
- * from the start (a few positions of each variant, openings and the
+ * Input: a variant byte, a ply count byte (its top bit: a FEN and a
+ * newline follow, the position to start from instead of the variant's
+ * start), that many bytes choosing moves from there (openings and the
  * middlegames they reach), then the text.  Whatever the text, the parser
  * returns a legal move's index or a refusal with a message.  And for every
  * legal move of the position, the text dm_move_format writes parses back
@@ -25,6 +26,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static dm_move_list legal;
     dm_position pos;
     dm_position_start(v, &pos);
+    if (data[1] & 0x80) { /* from a FEN up to a newline: kings, long routes */
+        const uint8_t *nl = memchr(data + at, '\n', size - at);
+        if (nl) {
+            char fen[512];
+            size_t n = (size_t)(nl - (data + at));
+            dm_error ferr;
+            if (n < sizeof fen) {
+                memcpy(fen, data + at, n);
+                fen[n] = '\0';
+                if (dm_fen_parse(v, fen, &pos, &ferr) != 0)
+                    dm_position_start(v, &pos);
+            }
+            at += n + 1;
+        }
+    }
     dm_generate(v, &pos, &legal, 0);
     for (size_t i = 0; i < plies && at < size && legal.count > 0; i++) {
         dm_make_move(v, &pos, &legal.moves[data[at++] % legal.count]);

@@ -3,8 +3,9 @@
  * fuzz_play.c - libFuzzer target for the play layer (damier/play.h): a
  * match between two people, driven by acts the input chooses.
  *
- * Input: a variant byte, a byte choosing the time control and the rules,
- * then one act per byte (its low four bits the act, bit 4 whether the side
+ * Input: a variant byte, a byte choosing the time control, the rules and
+ * whether a FEN and a newline follow (the position to start from), then
+ * one act per byte (its low four bits the act, bit 4 whether the side
  * to move or the other one acts, bit 5 accept or decline), some acts taking
  * the next byte as an argument: legal moves, moves given as text, moves
  * that are not in the legal list, draw offers and answers, takeback
@@ -165,7 +166,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     dm_match_options o = options(v, data[1]);
     fuzz_now_ms = 1000000;
     dm_error err;
+    size_t start = 2;
+    char fen[256];
+    if (data[1] & 16) { /* a FEN up to a newline: endgames, kings, draw counters */
+        const uint8_t *nl = memchr(data + start, '\n', size - start);
+        size_t n = nl ? (size_t)(nl - (data + start)) : 0;
+        if (nl && n < sizeof fen) {
+            memcpy(fen, data + start, n);
+            fen[n] = '\0';
+            o.fen = fen;
+            start += n + 1;
+        }
+    }
     dm_match *m = dm_match_new(&o, &err);
+    if (!m && o.fen) {
+        FUZZ_CHECK(err.msg[0]); /* a bad FEN is refused with a reason */
+        o.fen = NULL;
+        m = dm_match_new(&o, &err);
+    }
     if (!m)
         fprintf(stderr, "dm_match_new: %s\n", err.msg);
     FUZZ_CHECK(m); /* every variant's start position makes a match */
@@ -180,7 +198,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
      * moves only at act 11, after which it is taken again. */
     struct state before, after;
     take_state(m, &before);
-    for (size_t at = 2; at < size;) {
+    for (size_t at = start; at < size;) {
         uint8_t act = data[at++];
         uint8_t arg = at < size ? data[at] : 0;
         enum dm_color turn = dm_match_turn(m);

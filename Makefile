@@ -107,14 +107,4 @@ clean:
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)
 
-# Coverage-guided fuzzing of the PDN reader (clang and libFuzzer; not part of
-# check).  FUZZ_SECONDS bounds the run; the corpus starts from tests/pdn/corpus.
-FUZZ_SECONDS ?= 60
-.PHONY: fuzz-pdn
-fuzz-pdn:
-	$(MAKE) BUILD=build-fuzz CC=clang OPT=-O1 WARN="-Wall -Wextra -Werror -Wno-unknown-warning-option" \
-	  SANITIZE="-fsanitize=fuzzer-no-link,address,undefined" build-fuzz/libdamier.a
-	clang -std=c17 -g -O1 -Iinclude -fsanitize=fuzzer,address,undefined \
-	  tests/fuzz/fuzz_pdn.c build-fuzz/libdamier.a -o build-fuzz/fuzz_pdn -lpthread
-	mkdir -p build-fuzz/corpus
-	build-fuzz/fuzz_pdn -max_total_time=$(FUZZ_SECONDS) build-fuzz/corpus tests/pdn/corpus/succeed tests/pdn/corpus/fail
+include mk/hardening.mk

@@ -52,6 +52,7 @@ struct hub {
     /* Parameters (set-param), in force from init. */
     const dm_variant *variant;
     size_t tt_mb;
+    size_t tt_mb_max; /* the largest tt-size accepted */
     bool ponder_allowed;
 
     dm_engine *engine; /* made by init, or at the first search */
@@ -206,7 +207,7 @@ static void cmd_hub(struct hub *h)
     hub_out_argf(&out, "value", "%zu", h->tt_mb);
     hub_out_arg(&out, "type", "int");
     hub_out_arg(&out, "min", "1");
-    hub_out_argf(&out, "max", "%d", HUB_TT_MB_MAX);
+    hub_out_argf(&out, "max", "%zu", h->tt_mb_max);
     send_line(h, hub_out_end(&out));
     /* No endgame databases and no opening book yet: declared, as clients
      * expect them, at the only value they can take. */
@@ -260,9 +261,9 @@ static void cmd_set_param(struct hub *h, const struct hub_line *l)
             h->has_pos = false;
         h->variant = v;
     } else if (strcmp(name, "tt-size") == 0) {
-        if (!parse_number(value, 1, HUB_TT_MB_MAX, true, &x)) {
-            send_error(h, "tt-size '%s' is not a whole number of megabytes from 1 to %d",
-                       shown_value, HUB_TT_MB_MAX);
+        if (!parse_number(value, 1, (double)h->tt_mb_max, true, &x)) {
+            send_error(h, "tt-size '%s' is not a whole number of megabytes from 1 to %zu",
+                       shown_value, h->tt_mb_max);
             return;
         }
         if ((size_t)x != h->tt_mb) {
@@ -462,12 +463,20 @@ static bool command(struct hub *h, const struct hub_line *l)
 
 int proto_hub_run(FILE *in, FILE *out)
 {
+    return proto_hub_run_with(in, out, NULL);
+}
+
+int proto_hub_run_with(FILE *in, FILE *out, const struct proto_hub_options *o)
+{
     static struct hub h; /* large (the history); one session a process */
     memset(&h, 0, sizeof h);
     h.in = in;
     h.out = out;
     h.variant = dm_variant_by_id(HUB_DEFAULT_VARIANT);
-    h.tt_mb = HUB_TT_MB_DEFAULT;
+    h.tt_mb_max = o && o->tt_mb_max ? o->tt_mb_max : HUB_TT_MB_MAX;
+    h.tt_mb = o && o->tt_mb ? o->tt_mb : HUB_TT_MB_DEFAULT;
+    if (h.tt_mb > h.tt_mb_max)
+        h.tt_mb = h.tt_mb_max;
     h.ponder_allowed = true;
     pthread_mutex_init(&h.out_lock, NULL);
     static struct hub_line line;

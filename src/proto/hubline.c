@@ -129,12 +129,15 @@ void hub_out_flag(struct hub_out *out, const char *name)
 }
 
 /* Quoted when empty or holding a blank, '=' or a quote; a quote inside
- * becomes an apostrophe, as the syntax has no escape. */
+ * becomes an apostrophe, as the syntax has no escape, and a line break a
+ * blank.  Every character the reader takes for a blank counts (is_blank):
+ * a value holding a bare CR or LF, written unquoted, came back as two
+ * arguments once its break became a blank (found by fuzz_hubline). */
 void hub_out_arg(struct hub_out *out, const char *name, const char *value)
 {
     hub_out_flag(out, name);
     put(out, "=", 1);
-    bool quote = *value == '\0' || strpbrk(value, " \t=\"") != NULL;
+    bool quote = *value == '\0' || strpbrk(value, " \t\r\n=\"") != NULL;
     if (quote)
         put(out, "\"", 1);
     for (const char *v = value; *v; v++) {

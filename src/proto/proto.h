@@ -15,6 +15,16 @@
  * the exit status (0; 1 if the engine cannot be made). */
 int proto_hub_run(FILE *in, FILE *out);
 
+/* The same with the hash table's sizes bounded, in MB: the one made by
+ * default and the largest tt-size a GUI may set (0: the usual 64 and 4096).
+ * The fuzzer keeps a session small with them, so that an input costs
+ * microseconds and `set-param name=tt-size value=4096` is no finding. */
+struct proto_hub_options {
+    size_t tt_mb;
+    size_t tt_mb_max;
+};
+int proto_hub_run_with(FILE *in, FILE *out, const struct proto_hub_options *o);
+
 /* A DXP session: a connection made one way or the other, and games
  * proposed (initiator) or accepted. */
 struct proto_dxp_options {

@@ -106,12 +106,30 @@ static void test_write(void **state)
     assert_null(strchr(text, '\n') + 1 == text + strlen(text) ? NULL : "two lines");
 }
 
+/* A value with a line break but no blank (as an echoed message may hold)
+ * is quoted, so that its break, written as a blank, stays inside it: it
+ * once came back as two arguments (fuzz_hubline). */
+static void test_write_line_break(void **state)
+{
+    (void)state;
+    struct hub_out out;
+    hub_out_start(&out, "error");
+    hub_out_arg(&out, "message", "a\r\nb");
+    hub_out_arg(&out, "lf", "c\nd");
+    assert_string_equal(hub_out_end(&out), "error message=\"a  b\" lf=\"c d\"\n");
+    parse_ok(out.buf);
+    assert_int_equal(line.nargs, 2);
+    assert_string_equal(hub_line_arg(&line, "message"), "a  b");
+    assert_string_equal(hub_line_arg(&line, "lf"), "c d");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_read),
         cmocka_unit_test(test_refuse),
         cmocka_unit_test(test_write),
+        cmocka_unit_test(test_write_line_break),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -35,9 +35,7 @@ enum text_line text_read_line(FILE *in, char *buf, size_t size, size_t *len)
     return nul ? TEXT_LINE_NUL : long_line ? TEXT_LINE_TOO_LONG : TEXT_LINE_OK;
 }
 
-/* The length of the valid UTF-8 sequence at s[0..left), or 0 if there is
- * none (overlong forms, surrogates and values past U+10FFFF are invalid). */
-static size_t utf8_length(const unsigned char *s, size_t left)
+size_t text_utf8_length(const unsigned char *s, size_t left)
 {
     unsigned char c = s[0];
     size_t n = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c < 0xE0 ? 2 : 0;
@@ -75,7 +73,7 @@ static char *escape(const char *text, size_t len, char *out, size_t size, bool b
         char piece[8];
         size_t n = 0, used = 1;
         unsigned char c = s[i];
-        size_t u = c >= 0x80 ? utf8_length(s + i, len - i) : 0;
+        size_t u = c >= 0x80 ? text_utf8_length(s + i, len - i) : 0;
         if (u) {
             memcpy(piece, s + i, u);
             n = used = u;

@@ -44,6 +44,11 @@ char *text_escape(const char *text, size_t len, char *out, size_t size);
  * caught. */
 char *text_safe(const char *text, size_t len, char *out, size_t size);
 
+/* The length of the valid UTF-8 sequence at s[0..left), or 0 where none
+ * starts (overlong forms, surrogates and values past U+10FFFF are
+ * invalid). */
+size_t text_utf8_length(const unsigned char *s, size_t left);
+
 /* The room text_escape or text_safe may need for len bytes of input, its NUL included. */
 #define TEXT_ESCAPED_SIZE(len) (4 * (len) + 1)
 

@@ -9,22 +9,7 @@
 
 #include <string.h>
 
-/* The length of the valid UTF-8 sequence at s[0..left), or 0 (overlong
- * forms, surrogates and values past U+10FFFF are invalid). */
-static size_t utf8_length(const unsigned char *s, size_t left)
-{
-    unsigned char c = s[0];
-    size_t n = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 && c < 0xF0 ? 3 : c >= 0xC2 && c < 0xE0 ? 2 : 0;
-    if (n == 0 || n > left)
-        return 0;
-    for (size_t i = 1; i < n; i++)
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-    if ((c == 0xE0 && s[1] < 0xA0) || (c == 0xED && s[1] >= 0xA0) ||
-        (c == 0xF0 && s[1] < 0x90) || (c == 0xF4 && s[1] >= 0x90))
-        return 0;
-    return n;
-}
+#include "base/text.h"
 
 void json_quoted(FILE *out, const char *s)
 {
@@ -34,7 +19,7 @@ void json_quoted(FILE *out, const char *s)
     for (size_t i = 0; i < len;) {
         unsigned char c = p[i];
         if (c >= 0x80) {
-            size_t n = utf8_length(p + i, len - i);
+            size_t n = text_utf8_length(p + i, len - i);
             if (n) {
                 fwrite(p + i, 1, n, out);
                 i += n;

@@ -417,17 +417,26 @@ int dm_match_answer_draw(dm_match *m, enum dm_color seat, bool accept, dm_error 
     return 0;
 }
 
-int dm_match_request_takeback(dm_match *m, enum dm_color seat, dm_error *err)
+/* Whether seat may ask for or answer a takeback now (the flag read first):
+ * a real seat, and a game not lost on time.  false with err filled. */
+static bool takeback_open(dm_match *m, enum dm_color seat, dm_error *err)
 {
     if (seat != DM_WHITE && seat != DM_BLACK) {
         snprintf(err->msg, sizeof err->msg, "no such seat: %d (0 White, 1 Black)", (int)seat);
-        return -1;
+        return false;
     }
     dm_match_tick(m);
     if (dm_game_end(m->game) == DM_END_TIME) {
         snprintf(err->msg, sizeof err->msg, "the game was lost on time: no takeback");
-        return -1;
+        return false;
     }
+    return true;
+}
+
+int dm_match_request_takeback(dm_match *m, enum dm_color seat, dm_error *err)
+{
+    if (!takeback_open(m, seat, err))
+        return -1;
     if (m->request >= 0) {
         snprintf(err->msg, sizeof err->msg, "%s's takeback request already stands",
                  color_name[m->request]);
@@ -456,15 +465,8 @@ int dm_match_request_takeback(dm_match *m, enum dm_color seat, dm_error *err)
 
 int dm_match_answer_takeback(dm_match *m, enum dm_color seat, bool accept, dm_error *err)
 {
-    if (seat != DM_WHITE && seat != DM_BLACK) {
-        snprintf(err->msg, sizeof err->msg, "no such seat: %d (0 White, 1 Black)", (int)seat);
+    if (!takeback_open(m, seat, err))
         return -1;
-    }
-    dm_match_tick(m);
-    if (dm_game_end(m->game) == DM_END_TIME) {
-        snprintf(err->msg, sizeof err->msg, "the game was lost on time: no takeback");
-        return -1;
-    }
     if (m->request != (int)(seat ^ 1)) {
         snprintf(err->msg, sizeof err->msg, "%s has asked for no takeback to %s",
                  color_name[seat ^ 1], accept ? "accept" : "decline");

@@ -94,8 +94,11 @@ static int kill_servers(void **state_)
 static void start(struct server *s)
 {
     const char *bin = tu_env("DAMIER_BIN", "build/damier");
-    char db[128], web[128];
-    snprintf(db, sizeof db, "%s/damier.db", s->dir);
+    char file[128], web[128];
+    snprintf(file, sizeof file, "%s/damier.db", s->dir);
+    /* DAMIER_TEST_DB runs the suite on another store: a postgresql:// URL
+     * (tests/cli/store_pg.sh). */
+    const char *db = tu_env("DAMIER_TEST_DB", file);
     snprintf(web, sizeof web, "%s/web", s->dir);
     int fds[2];
     assert_int_equal(pipe(fds), 0);

@@ -9,7 +9,9 @@
 #                                      set to its URL, stop and remove it;
 #                                      CMD's exit status
 #   tools/pg-test.sh start DIR         start one in the empty folder DIR (made
-#                                      if missing); prints its URL
+#                                      if missing; as root, the folders above
+#                                      it open to the postgres user: /tmp/X,
+#                                      not in a mktemp -d folder); prints its URL
 #   tools/pg-test.sh stop DIR          stop it and remove DIR
 #
 # The URL is postgresql://postgres:PASSWORD@127.0.0.1:PORT/damier_test, a
@@ -58,6 +60,8 @@ start() {
     fi
     chmod 700 "$dir"
     chmod 600 "$dir/password"
+    as_owner test -r "$dir/password" ||
+        { echo "pg-test: the postgres user cannot reach $dir (a folder above it is closed)" >&2; return 1; }
     if ! as_owner "$bindir/initdb" -D "$dir/data" -U postgres --pwfile="$dir/password" \
         --auth-local=trust --auth-host=scram-sha-256 -E UTF8 --locale=C.UTF-8 -N \
         >"$dir/initdb.log" 2>&1; then

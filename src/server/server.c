@@ -1122,6 +1122,21 @@ static bool has_dotdot(const char *path)
     return strstr(path, "..") != NULL;
 }
 
+/* The load balancer's probes: /healthz, the process answers (200);
+ * /readyz, and so does its store (200, else 503, the reason logged). */
+static void api_health(pss *p, bool readiness)
+{
+    char err[512];
+    if (readiness && store_ping(S.store, err, sizeof err) != 0) {
+        lwsl_err("readyz: %s\n", err);
+        respond_error(p, HTTP_STATUS_SERVICE_UNAVAILABLE, "the %s database does not answer",
+                      store_kind(S.store));
+        return;
+    }
+    respond(p, HTTP_STATUS_OK, json_pack("{s:s, s:s}", "status", readiness ? "ready" : "up",
+                                         "store", store_kind(S.store)));
+}
+
 /* Routes the request in p (the body read, for a POST). */
 static int route(pss *p)
 {
@@ -1133,6 +1148,10 @@ static int route(pss *p)
     char id[64], rest[64];
     if (has_dotdot(u)) {
         respond_error(p, HTTP_STATUS_BAD_REQUEST, "a path may not hold '..'");
+        return 0;
+    }
+    if (!p->post && (strcmp(u, "/healthz") == 0 || strcmp(u, "/readyz") == 0)) {
+        api_health(p, strcmp(u, "/readyz") == 0);
         return 0;
     }
     if (strncmp(u, "/api/", 5) != 0) {

@@ -4,7 +4,8 @@
  * database and a folder of static files, with defaults that make
  * `make run` work from a checkout: damier.db in the working folder,
  * loopback port 8080, the repository's web/ found beside the binary's
- * build folder (as damier match finds data/).
+ * build folder (as damier match finds data/).  --db is a file (SQLite) or
+ * a postgresql:// URL; store_open tells them apart, so nothing here does.
  */
 #include <libgen.h>
 #include <limits.h>

@@ -10,7 +10,7 @@
 typedef struct srv_config {
     const char *host;   /* the address to listen on ("127.0.0.1")          */
     int port;           /* 0: any free port (the address line says which)  */
-    const char *db;     /* the SQLite file                                 */
+    const char *db;     /* an SQLite file or a postgresql:// URL (store.h) */
     int engine_threads; /* workers searching                               */
     const char *web;    /* the folder of static files                      */
 } srv_config;

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # store_pg.sh - the PostgreSQL store on a throwaway server of its own
 # (tools/pg-test.sh): the store suite (tests/unit/test_store.c, whose
-# PostgreSQL half is skipped without DAMIER_TEST_PG) and the whole API
+# PostgreSQL half is skipped without DAMIER_TEST_PG; here as the database
+# owner of docs/deploy.md, no superuser) and the whole API
 # suite (tests/unit/test_server.c, DAMIER_TEST_DB) as they run on SQLite;
 # damier serve's refusals of a database it cannot use (exit 1, the reason
 # named, never the password); and that tools/deps.sh installs what this
@@ -42,7 +43,14 @@ esac
 trap '"$root/tools/pg-test.sh" stop "$pg"; rm -rf "$tmp"' EXIT
 trap 'exit 1' INT TERM
 
-if ! DAMIER_TEST_PG=$url "$build/tests/test_store" >"$tmp/store.out" 2>&1; then
+# The store suite as docs/deploy.md sets the database up: a user that is
+# no superuser and owns its database.
+admin="${url%/damier_test}/postgres"
+command psql -X -q "$admin" -c "CREATE ROLE damier LOGIN PASSWORD 'pa:ss@w/rd'" \
+    -c "CREATE DATABASE damier OWNER damier ENCODING 'UTF8' TEMPLATE template0" ||
+    fail "cannot create the user and database of docs/deploy.md"
+owner=$(echo "$url" | sed 's|^postgresql://[^@]*@\([^/]*\)/.*|postgresql://damier:pa%3Ass%40w%2Frd@\1/damier|')
+if ! DAMIER_TEST_PG=$owner "$build/tests/test_store" >"$tmp/store.out" 2>&1; then
     cat "$tmp/store.out"
     fail "the store suite fails on PostgreSQL"
 fi

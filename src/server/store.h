@@ -22,6 +22,14 @@
  * schema_version), and behave the same to the caller: one test suite
  * (tests/unit/test_store.c) runs on both.  A game id that cannot be one
  * (empty, too long, a byte outside printable ASCII) is no game on either.
+ *
+ * Several nodes (not built yet, docs/deploy.md) fit this shape: a
+ * migration adds a table of leases (game, node, expiry by the database's
+ * clock); the backend table (store_backend.h) gains take, renew and
+ * release; every write checks, in its own transaction, that the writing
+ * node still holds the game's lease, so a node that lost it cannot commit;
+ * and store_load_unfinished becomes the games whose lease this node takes.
+ * Until then one process serves a database.
  */
 #ifndef DM_SERVER_STORE_H
 #define DM_SERVER_STORE_H

@@ -343,6 +343,46 @@ static void test_sqlite_bad_files(void **state)
     assert_null(store_open("", err, sizeof err));
 }
 
+/* A file written before the schema had versions (its two tables, no
+ * schema_version) is adopted: its games load, version 1 is recorded. */
+static void test_sqlite_unversioned_file(void **state)
+{
+    struct backend *b = *state;
+    raw_exec(b, "CREATE TABLE games ("
+                " id TEXT PRIMARY KEY, opponent INTEGER NOT NULL, seat_white INTEGER NOT NULL,"
+                " seat_black INTEGER NOT NULL, level INTEGER NOT NULL, token_white TEXT NOT NULL,"
+                " token_black TEXT NOT NULL, invite TEXT NOT NULL, joined INTEGER NOT NULL,"
+                " clock TEXT NOT NULL, draw_offer INTEGER NOT NULL, takeback INTEGER NOT NULL,"
+                " over INTEGER NOT NULL, seq INTEGER NOT NULL, pdn TEXT NOT NULL,"
+                " created TEXT NOT NULL DEFAULT (datetime('now')));"
+                "CREATE INDEX games_over ON games(over);"
+                "CREATE TABLE moves (game TEXT NOT NULL REFERENCES games(id), ply INTEGER NOT NULL,"
+                " move TEXT NOT NULL, clock_ms INTEGER, PRIMARY KEY (game, ply));"
+                "INSERT INTO games VALUES ('old1', 0, 0, 1, 3, 'tw', '', '', 0, '', -1, -1, 0, 7,"
+                " '1. 32-28 *', datetime('now'));"
+                "INSERT INTO moves VALUES ('old1', 1, '32-28', NULL);");
+    store *s = open_store(state);
+    char err[512];
+    store_game got;
+    assert_int_equal(store_load_game(s, "old1", &got, err, sizeof err), 1);
+    assert_int_equal(got.level, 3);
+    assert_true(got.seq == 7);
+    assert_string_equal(got.pdn, "1. 32-28 *");
+    free(got.pdn);
+    assert_int_equal(store_move_count(s, "old1"), 1);
+    store_close(s);
+    sqlite3 *db;
+    sqlite3_stmt *st;
+    assert_int_equal(sqlite3_open(b->where, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(db, "SELECT group_concat(version) FROM schema_version",
+                                        -1, &st, NULL),
+                     SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    assert_string_equal((const char *)sqlite3_column_text(st, 0), "1");
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+}
+
 /* ---- PostgreSQL only ---------------------------------------------------- */
 
 /* The test server's URL with its password replaced; false if it has
@@ -480,6 +520,7 @@ int main(void)
         BOTH(test_absent_and_malformed_ids),
         BOTH(test_reopen_and_schema),
         ON(sqlite, test_sqlite_bad_files),
+        ON(sqlite, test_sqlite_unversioned_file),
         ON(pg, test_pg_connection_errors),
         ON(pg, test_pg_connection_lost),
     };

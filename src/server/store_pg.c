@@ -29,7 +29,8 @@
 typedef struct pg_store {
     store base;
     PGconn *conn;
-    char name[256]; /* postgresql://USER@HOST:PORT/DB, for messages */
+    bool prepared;  /* the statements exist on this connection         */
+    char name[256]; /* postgresql://USER@HOST:PORT/DB, for messages     */
 } pg_store;
 
 static const store_backend PG_BACKEND;
@@ -178,17 +179,18 @@ static bool prepare_statements(pg_store *s, char *err, size_t errsize)
 static bool ready(pg_store *s, char *err, size_t errsize)
 {
     if (PQstatus(s->conn) != CONNECTION_OK) {
+        s->prepared = false;
         PQreset(s->conn);
         if (PQstatus(s->conn) != CONNECTION_OK) {
             set_conn_err(err, errsize, s, "cannot reconnect");
             return false;
         }
-        if (!prepare_statements(s, err, errsize))
-            return false;
     }
     if (PQtransactionStatus(s->conn) != PQTRANS_IDLE)
         PQclear(PQexec(s->conn, "ROLLBACK"));
-    return true;
+    if (!s->prepared)
+        s->prepared = prepare_statements(s, err, errsize);
+    return s->prepared;
 }
 
 /* Runs SQL without parameters; true if its status is want, else err. */
@@ -339,10 +341,19 @@ store *store_pg_open(const char *url, char *err, size_t errsize)
     }
     /* Defaults the URL may override (it is expanded in dbname's place, so
      * the keys before it yield to it), except the encoding: the server's
-     * text is UTF-8 whatever the database keeps. */
-    static const char *const keys[] = {"connect_timeout", "application_name", "dbname",
-                                       "client_encoding", NULL};
-    const char *values[] = {"10", "damier", url, "UTF8", NULL};
+     * text is UTF-8 whatever the database keeps.  The event loop waits for
+     * every call, so none may hang: a connection attempt gives up after
+     * 10 s, a statement (a lock waited for among them) after 10 s, and a
+     * database host gone silent is noticed within about 10 s whether data
+     * is unacknowledged (tcp_user_timeout) or an answer is awaited (TCP
+     * keepalives: 5 s idle, 3 probes 2 s apart). */
+    static const char *const keys[] = {"connect_timeout",  "application_name",
+                                       "options",          "tcp_user_timeout",
+                                       "keepalives_idle",  "keepalives_interval",
+                                       "keepalives_count", "dbname",
+                                       "client_encoding",  NULL};
+    const char *values[] = {"10", "damier", "-c statement_timeout=10000", "10000", "5", "2", "3",
+                            url,  "UTF8",   NULL};
     s->conn = PQconnectdbParams(keys, values, 1);
     if (PQstatus(s->conn) != CONNECTION_OK) {
         set_conn_err(err, errsize, s, "cannot connect");
@@ -350,7 +361,7 @@ store *store_pg_open(const char *url, char *err, size_t errsize)
         return NULL;
     }
     PQsetNoticeProcessor(s->conn, ignore_notice, NULL);
-    if (migrate(s, err, errsize) != 0 || !prepare_statements(s, err, errsize)) {
+    if (migrate(s, err, errsize) != 0 || !ready(s, err, errsize)) {
         pg_close(&s->base);
         return NULL;
     }

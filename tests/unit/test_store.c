@@ -12,7 +12,8 @@
  * reopening (the schema migrated once, a newer schema refused).  Then what
  * only one of them meets: bad URLs, a refused connection, a wrong
  * password (never echoed); a connection ended under the store (reset on
- * the next call; an error while the database refuses, never a crash).
+ * the next call; an error while the database refuses, never a crash); a
+ * lock that would hold the store (given up after statement_timeout).
  */
 #include "testutil.h"
 
@@ -273,7 +274,7 @@ static void test_absent_and_malformed_ids(void **state)
     create(s, &g);
     char err[512];
     static const char *const none[] = {
-        "nosuch", "", "real ", "re\xff" "al", "\xc3\xa9t\xc3\xa9", "0123456789abcdefXYZ",
+        "nosuch", "", "real ", "re\377al", "\xc3\xa9t\xc3\xa9", "0123456789abcdefXYZ",
         "x'OR'1'='1", "real';DROP", "%", "real\n",
     };
     for (size_t i = 0; i < sizeof none / sizeof none[0]; i++) {
@@ -508,6 +509,35 @@ static void test_pg_connection_lost(void **state)
 }
 
 /* A test on one backend, named after both. */
+/* A statement waiting on a lock gives up (statement_timeout, the store's
+ * default 10 s, 300 ms from this URL) rather than hold the server. */
+static void test_pg_lock_wait_bounded(void **state)
+{
+    store_close(open_store(state)); /* skips without a server; makes the tables */
+    char url[700];
+    snprintf(url, sizeof url, "%s%soptions=-c%%20statement_timeout%%3D300", pg_backend.where,
+             strchr(pg_backend.where, '?') ? "&" : "?");
+    char err[512];
+    store *s = store_open(url, err, sizeof err);
+    if (!s)
+        fail_msg("store_open %s: %s", url, err);
+    PGconn *c = PQconnectdb(pg_backend.where);
+    PQclear(PQexec(c, "BEGIN"));
+    PGresult *r = PQexec(c, "LOCK TABLE games IN ACCESS EXCLUSIVE MODE");
+    assert_int_equal(PQresultStatus(r), PGRES_COMMAND_OK);
+    PQclear(r);
+    store_game g = sample("locked");
+    int rc = store_create_game(s, &g, err, sizeof err);
+    PQclear(PQexec(c, "ROLLBACK"));
+    PQfinish(c);
+    assert_int_equal(rc, -1);
+    if (!strstr(err, "statement timeout"))
+        fail_msg("a write behind a lock: '%s'", err);
+    /* The lock gone, the same store writes. */
+    assert_int_equal(store_create_game(s, &g, err, sizeof err), 0);
+    store_close(s);
+}
+
 #define ON(backend, test) {#backend ": " #test, test, fresh, cleanup, &backend##_backend}
 #define BOTH(test) ON(sqlite, test), ON(pg, test)
 
@@ -523,6 +553,7 @@ int main(void)
         ON(sqlite, test_sqlite_unversioned_file),
         ON(pg, test_pg_connection_errors),
         ON(pg, test_pg_connection_lost),
+        ON(pg, test_pg_lock_wait_bounded),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

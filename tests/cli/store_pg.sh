@@ -60,6 +60,12 @@ if ! DAMIER_TEST_DB=$url "$build/tests/test_server" >"$tmp/server.out" 2>&1; the
     fail "the API suite fails on PostgreSQL"
 fi
 
+# pg-test.sh run: the command's status, and no server or folder left after it.
+"$root/tools/pg-test.sh" run sh -c 'echo "$DAMIER_TEST_PG" >"$0"; psql -X -q -c "SELECT 1" "$DAMIER_TEST_PG" >/dev/null && exit 3' "$tmp/run-url"
+[ $? -eq 3 ] || fail "tools/pg-test.sh run: not the command's exit status, or no server"
+command psql -X -q -c "SELECT 1" "$(cat "$tmp/run-url")" >/dev/null 2>&1 &&
+    fail "tools/pg-test.sh run left its server running"
+
 # A wrong password: refused by the server, the password kept out of the message.
 wrong=$(echo "$url" | sed 's|^\(postgresql://postgres:\)[^@]*@|\1Wr0ngPw@|')
 run serve --listen 127.0.0.1:0 --db "$wrong"

@@ -177,13 +177,13 @@ static json_t *state_json(const live *g, int you)
     }
     json_t *legal = json_array();
     const dm_move_list *list = dm_match_legal(m);
-    bool all_capture = !over && list->count > 0;
     for (int i = 0; !over && i < list->count; i++) {
         dm_match_legal_text(m, i, text, sizeof text);
         json_array_append_new(legal, sj_move(v, &list->moves[i], text));
-        if (!(list->moves[i].flags & DM_MOVE_CAPTURE))
-            all_capture = false;
     }
+    /* The game layer's words, as the terminal prints them. */
+    char must[256];
+    bool must_capture = !over && dm_game_capture_reason(game, must, sizeof must);
     json_t *clock = json_null();
     if (dm_match_timed(m)) {
         char control[64];
@@ -191,12 +191,12 @@ static json_t *state_json(const live *g, int you)
             snprintf(control, sizeof control, "%s", g->rec.clock);
         else
             dm_time_control_format(dm_match_time_control(m), control, sizeof control);
-        /* The play layer runs the clock of the side to move from the start
-         * of the match until its end. */
+        /* The play layer runs it once both sides have made a move. */
+        int running = dm_match_clock_running(m);
         clock = json_pack("{s:s, s:I, s:I, s:o}", "control", control, "white_ms",
                           (json_int_t)dm_match_time_left(m, DM_WHITE), "black_ms",
                           (json_int_t)dm_match_time_left(m, DM_BLACK), "running",
-                          over ? json_null() : json_string(color_name(dm_match_turn(m))));
+                          running >= 0 ? json_string(color_name(running)) : json_null());
     }
     json_t *counters = json_array();
     const char *name;
@@ -212,7 +212,7 @@ static json_t *state_json(const live *g, int you)
         dm_rules_name(dm_game_rules(game)), "start", start, "fen", fen, "position",
         sj_position(v, dm_match_position(m)), "moves", moves, "ply", dm_match_ply(m), "turn",
         color_name(dm_match_turn(m)), "legal", legal, "must_capture",
-        all_capture ? json_string("a capture is compulsory") : json_null(), "players", "white",
+        must_capture ? json_string(must) : json_null(), "players", "white",
         player_json(g, DM_WHITE), "black", player_json(g, DM_BLACK), "clock", clock, "status",
         over ? "over" : "playing", "result",
         over ? json_string(dm_match_result_text(m)) : json_null(), "reason", dm_match_reason(m),
@@ -399,30 +399,38 @@ static int commit(live *g, int ply0, char *err, size_t errsize)
     return rc;
 }
 
-/* Gives the computer of g what it must think about: its move, or its
- * answer to the opponent's draw offer.  One job per game at a time. */
+/* Gives the computer of g what it must think about: its answer to a draw
+ * offered to it, first and whoever is to move (a move of its own would
+ * let the offer lapse unanswered), else its move.  One job per game at a
+ * time: an offer made while it searches its move voids that search (the
+ * seq moved), and the offer is judged when the search ends. */
 static void schedule(live *g)
 {
     dm_match *m = g->m;
     if (g->searching || dm_match_over(m))
         return;
     int turn = dm_match_turn(m), offer = dm_match_draw_offer(m);
-    int computer = g->rec.seat[turn] == STORE_COMPUTER       ? turn
-                   : g->rec.seat[turn ^ 1] == STORE_COMPUTER ? turn ^ 1
-                                                             : -1;
-    if (computer < 0 || (computer != turn && offer != turn))
+    enum pool_kind kind;
+    int computer;
+    if (offer >= 0 && g->rec.seat[offer ^ 1] == STORE_COMPUTER) {
+        kind = POOL_DRAW;
+        computer = offer ^ 1;
+    } else if (g->rec.seat[turn] == STORE_COMPUTER) {
+        kind = POOL_MOVE;
+        computer = turn;
+    } else {
         return;
+    }
     pool_job *job = calloc(1, sizeof *job);
     if (!job)
         return;
     dm_error err;
-    job->kind = computer == turn ? POOL_MOVE : POOL_DRAW;
+    job->kind = kind;
     job->color = (enum dm_color)computer;
     snprintf(job->game, sizeof job->game, "%s", g->rec.id);
-    /* A draw is judged by a short search that leaves the match's random
-     * generator alone (DM_LEVEL_HINT). */
-    int level = job->kind == POOL_MOVE ? g->rec.level : DM_LEVEL_HINT;
-    if (dm_match_snapshot(m, level, &job->snap, &err) != 0) {
+    int rc = kind == POOL_MOVE ? dm_match_snapshot(m, g->rec.level, &job->snap, &err)
+                               : dm_match_draw_snapshot(m, job->color, &job->snap, &err);
+    if (rc != 0) {
         lwsl_err("game %s: %s\n", g->rec.id, err.msg);
         free(job);
         return;
@@ -489,6 +497,9 @@ static void seats_from(const store_game *rec, int creator, dm_match_options *o)
         }
     }
     o->seed = random_seed();
+    /* A web game begins with both sides' first moves: a friend may take a
+     * while to open the invite, a person to find the first move. */
+    o->clock_after_first_moves = true;
     o->event = "Damier web game";
     o->site = "damier serve";
 }

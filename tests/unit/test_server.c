@@ -483,6 +483,7 @@ static void test_api(void **state_)
     assert_string_equal(jstr(r.json, "status"), "playing");
     assert_int_equal(json_array_size(json_object_get(r.json, "legal")), 9);
     assert_null(json_object_get(r.json, "you"));
+    assert_true(json_is_null(json_object_get(r.json, "must_capture")));
     int seq0 = jint(r.json, "seq");
     reply_free(&r);
     assert_int_equal(move(port, id, "wrongtoken", "32-28", NULL), 403);
@@ -532,6 +533,21 @@ static void test_api(void **state_)
     reply_free(&r);
     assert_int_equal(move(port, id, token, "33-28", NULL), 409); /* game over */
 
+    /* A compulsory capture comes with its reason, in the terminal's words. */
+    char cid[16], ctok[48];
+    create(port, "{\"fen\":\"W:W32,45:B27,17,5\",\"opponent\":{\"type\":\"local\"}}", cid,
+           ctok, NULL);
+    state(port, cid, &r);
+    assert_string_equal(jstr(r.json, "must_capture"),
+                        "a capture is compulsory: 32x12 takes the most pieces (2)");
+    reply_free(&r);
+    create(port, "{\"variant\":\"russian\",\"fen\":\"W:Wc3,e3:Bd4,f6\",\"opponent\":{\"type\":\"local\"}}",
+           cid, ctok, NULL);
+    state(port, cid, &r);
+    assert_string_equal(jstr(r.json, "must_capture"),
+                        "a capture is compulsory: c3:g7 or e3:c5");
+    reply_free(&r);
+
     /* A friend game with a clock: the invite, turns, a draw agreed. */
     create(port, "{\"variant\":\"russian\",\"side\":\"white\",\"opponent\":{\"type\":\"friend\"},"
                  "\"clock\":\"5+3\"}",
@@ -540,6 +556,13 @@ static void test_api(void **state_)
     snprintf(invite, sizeof invite, "%s", jstr(r.json, "invite"));
     assert_true(strncmp(invite, "/join/", 6) == 0);
     assert_string_equal(jstr(r.json, "side"), "white");
+    reply_free(&r);
+    /* No clock runs before the friend has come and both have moved once. */
+    pause_ms(300);
+    state(port, id, &r);
+    json_t *clock = json_object_get(r.json, "clock");
+    assert_true(json_is_null(json_object_get(clock, "running")));
+    assert_int_equal(jint(clock, "white_ms"), 300000);
     reply_free(&r);
     snprintf(path, sizeof path, "/api%s", invite);
     post(port, path, "", &r);
@@ -552,13 +575,24 @@ static void test_api(void **state_)
     post(port, path, "", &r);
     expect_error(&r, 409, "an invite used twice");
     assert_int_equal(move(port, id, black, "f6-g5", NULL), 409); /* not black's turn */
-    assert_int_equal(move(port, id, token, "c3-d4", NULL), 200);
+    pause_ms(200);
+    assert_int_equal(move(port, id, token, "c3-d4", &r), 200);
+    clock = json_object_get(r.json, "clock");
+    assert_true(json_is_null(json_object_get(clock, "running")));
+    assert_int_equal(jint(clock, "white_ms"), 300000); /* untimed, no increment */
+    reply_free(&r);
     assert_int_equal(move(port, id, token, "e3-f4", NULL), 409); /* out of turn */
+    pause_ms(200);
     assert_int_equal(move(port, id, black, "f6-g5", &r), 200);
-    json_t *clock = json_object_get(r.json, "clock");
+    clock = json_object_get(r.json, "clock");
     assert_string_equal(jstr(clock, "control"), "5+3");
     assert_string_equal(jstr(clock, "running"), "white");
-    assert_true(jint(clock, "white_ms") > 290000 && jint(clock, "white_ms") <= 303000);
+    assert_int_equal(jint(clock, "black_ms"), 300000);
+    assert_true(jint(clock, "white_ms") > 290000 && jint(clock, "white_ms") <= 300000);
+    reply_free(&r);
+    pause_ms(100);
+    state(port, id, &r);
+    assert_true(jint(json_object_get(r.json, "clock"), "white_ms") < 300000);
     reply_free(&r);
     assert_int_equal(action(port, id, token, "offer-draw"), 200);
     state(port, id, &r);
@@ -621,6 +655,74 @@ static void test_api(void **state_)
            NULL);
     assert_true(wait_ply(port, id, 1));
 
+    stop(&s, SIGTERM);
+    remove_dir(&s);
+}
+
+/* ---- draw offers to the computer ----------------------------------------- */
+
+/* A draw offered while the computer thinks is answered, not let lapse. */
+static void test_computer_draw(void **state_)
+{
+    (void)state_;
+    struct server s;
+    make_dir(&s);
+    start(&s);
+    char id[16], token[48];
+    struct reply r;
+    /* Level 7 thinks 700 ms a move and plays the opening out: the offer
+     * made during its search is declined before it moves. */
+    create(s.port, "{\"side\":\"white\",\"opponent\":{\"type\":\"computer\",\"level\":7}}", id,
+           token, NULL);
+    assert_int_equal(move(s.port, id, token, "32-28", NULL), 200);
+    assert_int_equal(action(s.port, id, token, "offer-draw"), 200);
+    int64_t deadline = now_ms() + WAIT_MS;
+    int ply = -1;
+    for (;;) {
+        state(s.port, id, &r);
+        bool offered = json_is_string(json_object_get(r.json, "draw_offer"));
+        ply = jint(r.json, "ply");
+        assert_string_equal(jstr(r.json, "status"), "playing");
+        reply_free(&r);
+        if (!offered || now_ms() > deadline)
+            break;
+        pause_ms(10);
+    }
+    assert_int_equal(ply, 1); /* declined, its move still to come */
+    assert_true(wait_ply(s.port, id, 2));
+
+    /* Level 1 takes a draw in an even position, offered on its move. */
+    create(s.port, "{\"side\":\"white\",\"opponent\":{\"type\":\"computer\",\"level\":1}}", id,
+           token, NULL);
+    assert_int_equal(move(s.port, id, token, "32-28", NULL), 200);
+    assert_int_equal(action(s.port, id, token, "offer-draw"), 200);
+    deadline = now_ms() + WAIT_MS;
+    do {
+        pause_ms(20);
+        state(s.port, id, &r);
+        if (strcmp(jstr(r.json, "status"), "over") == 0)
+            break;
+        reply_free(&r);
+    } while (now_ms() < deadline);
+    assert_string_equal(jstr(r.json, "status"), "over");
+    assert_string_equal(jstr(r.json, "result"), "1-1");
+    reply_free(&r);
+
+    /* A man up, it never agrees, whatever its level. */
+    create(s.port, "{\"fen\":\"W:W31-50:B1-19\",\"side\":\"black\",\"opponent\":{\"type\":\"computer\",\"level\":1}}",
+           id, token, NULL);
+    assert_true(wait_ply(s.port, id, 1));
+    assert_int_equal(action(s.port, id, token, "offer-draw"), 200);
+    deadline = now_ms() + WAIT_MS;
+    do {
+        pause_ms(20);
+        state(s.port, id, &r);
+        bool offered = json_is_string(json_object_get(r.json, "draw_offer"));
+        assert_string_equal(jstr(r.json, "status"), "playing");
+        reply_free(&r);
+        if (!offered)
+            break;
+    } while (now_ms() < deadline);
     stop(&s, SIGTERM);
     remove_dir(&s);
 }
@@ -844,6 +946,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_teardown(test_static_files, kill_servers),
         cmocka_unit_test_teardown(test_api, kill_servers),
+        cmocka_unit_test_teardown(test_computer_draw, kill_servers),
         cmocka_unit_test_teardown(test_websocket, kill_servers),
         cmocka_unit_test_teardown(test_restart, kill_servers),
     };

@@ -225,6 +225,24 @@ static json_t *state_json(const live *g, int you)
     return o;
 }
 
+/* The position after ply (0: the start) of g, for a client reviewing the
+ * moves: GET /api/games/{id}?ply=N. */
+static json_t *ply_json(const live *g, int ply)
+{
+    const dm_match *m = g->m;
+    const dm_variant *v = dm_match_variant(m);
+    const dm_position *pos = dm_game_position(dm_match_game(m), ply);
+    char fen[1024], text[DM_PDN_MOVE_TEXT];
+    dm_fen_format(v, pos, fen, sizeof fen);
+    if (ply > 0)
+        dm_match_move_text(m, ply, text, sizeof text);
+    int64_t left = dm_match_clock_after(m, ply);
+    return json_pack("{s:s, s:i, s:i, s:s, s:o, s:s, s:o, s:o}", "id", g->rec.id, "ply", ply,
+                     "plies", dm_match_ply(m), "fen", fen, "position", sj_position(v, pos), "turn",
+                     color_name(pos->side), "move", ply > 0 ? json_string(text) : json_null(),
+                     "clock_after", left >= 0 ? json_integer((json_int_t)left) : json_null());
+}
+
 /* ---- HTTP answers ------------------------------------------------------- */
 
 /* Sets pss's answer to text[0..len) (copied) and asks for the writable
@@ -899,6 +917,29 @@ static void answer_act(pss *p, live *g, int ply0, uint64_t seq0, int seats)
     respond(p, HTTP_STATUS_OK, state_json(g, seats));
 }
 
+/* GET /api/games/{id}: the state, or with ?ply=N the position after ply N. */
+static void api_state(pss *p, const char *id)
+{
+    int seats;
+    live *g = game_for(p, id, NULL, false, &seats);
+    if (!g)
+        return;
+    char buf[256]; /* lws copies each argument here to find it: a token's too */
+    const char *arg = lws_get_urlarg_by_name(p->wsi, "ply=", buf, sizeof buf);
+    if (!arg) {
+        respond(p, HTTP_STATUS_OK, state_json(g, seats));
+        return;
+    }
+    char *end;
+    long ply = strtol(arg, &end, 10);
+    int plies = dm_match_ply(g->m);
+    if (!*arg || *end || ply < 0 || ply > plies) {
+        respond_error(p, HTTP_STATUS_BAD_REQUEST, "'ply' must be a number from 0 to %d", plies);
+        return;
+    }
+    respond(p, HTTP_STATUS_OK, ply_json(g, (int)ply));
+}
+
 /* POST /api/games/{id}/moves */
 static void api_move(pss *p, const char *id, json_t *body)
 {
@@ -1170,10 +1211,7 @@ static int route(pss *p)
     if (sscanf(a, "games/%63[^/]%n", id, &n) == 1) {
         const char *tail = a + n;
         if (!p->post && *tail == '\0') {
-            int seats;
-            live *g = game_for(p, id, NULL, false, &seats);
-            if (g)
-                respond(p, HTTP_STATUS_OK, state_json(g, seats));
+            api_state(p, id);
             return 0;
         }
         if (!p->post && strcmp(tail, "/pdn") == 0) {

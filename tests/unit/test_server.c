@@ -522,6 +522,30 @@ static void test_api(void **state_)
     json_t *pos = json_object_get(r.json, "position");
     assert_int_equal(json_array_size(json_object_get(pos, "pieces")), 40);
     reply_free(&r);
+    /* An earlier position, for a client reviewing the moves. */
+    snprintf(path, sizeof path, "/api/games/%s?token=%s&ply=1", id, token);
+    get(port, path, &r);
+    assert_int_equal(r.status, 200);
+    assert_int_equal(jint(r.json, "ply"), 1);
+    assert_int_equal(jint(r.json, "plies"), 2);
+    assert_string_equal(jstr(r.json, "move"), "32-28");
+    assert_string_equal(jstr(r.json, "turn"), "black");
+    assert_string_equal(jstr(r.json, "fen"), "B:W28,31,33-50:B1-20");
+    assert_int_equal(json_array_size(json_object_get(json_object_get(r.json, "position"), "pieces")),
+                     40);
+    reply_free(&r);
+    snprintf(path, sizeof path, "/api/games/%s?ply=0", id);
+    get(port, path, &r);
+    assert_int_equal(r.status, 200);
+    assert_true(json_is_null(json_object_get(r.json, "move")));
+    assert_string_equal(jstr(r.json, "fen"), "W:W31-50:B1-20");
+    reply_free(&r);
+    static const char *const bad_plies[] = {"3", "-1", "x", "", "1x"};
+    for (size_t i = 0; i < sizeof bad_plies / sizeof bad_plies[0]; i++) {
+        snprintf(path, sizeof path, "/api/games/%s?ply=%s", id, bad_plies[i]);
+        get(port, path, &r);
+        expect_error(&r, 400, "a ply out of range");
+    }
     assert_int_equal(action(port, id, token, "dance"), 400);
     assert_int_equal(action(port, id, "nope", "resign"), 403);
     assert_int_equal(action(port, id, token, "accept-draw"), 409); /* no offer */

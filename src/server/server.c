@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "server/json.h"
 #include "server/pool.h"
@@ -40,6 +41,9 @@
 #define TICK_US (200 * LWS_US_PER_MS)
 #define ANALYSIS_NODES 300000       /* an analysis' default budget           */
 #define ANALYSIS_NODES_MAX 20000000 /* a few seconds at most                 */
+#define MAX_GAMES 10000             /* unfinished games at once, by default  */
+#define GAMES_PER_MINUTE 30         /* new games an address starts, by default */
+#define RATE_SLOTS 512              /* addresses whose new games are counted */
 
 /* The content security policy of every answer: scripts and styles from
  * files of this server only (no inline ones), the WebSocket to it. */
@@ -51,6 +55,13 @@
 enum { ROLE_READER = -1, ROLE_BOTH = 2 };
 
 typedef struct pss pss;
+
+/* The games one address started in the current minute of its own. */
+typedef struct rate_slot {
+    char addr[64];
+    int64_t since_ms;   /* the start of its minute                         */
+    int count;
+} rate_slot;
 
 typedef struct live {
     store_game rec;  /* rec.pdn stays NULL in memory: written at each save */
@@ -98,6 +109,8 @@ static struct server {
     char *variants;     /* GET /api/variants, built once                  */
     FILE *urandom;
     lws_sorted_usec_list_t tick;
+    int max_games, games_per_minute; /* -1: no limit                      */
+    rate_slot rate[RATE_SLOTS];
 } S;
 
 /* ---- small helpers ----------------------------------------------------- */
@@ -724,6 +737,69 @@ static int parse_seating(pss *p, json_t *body, store_game *rec)
     return me;
 }
 
+/* ---- limits on new games ---------------------------------------------------- */
+
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int games_playing(void)
+{
+    int n = 0;
+    for (live *g = S.games; g; g = g->next)
+        n += !dm_match_over(g->m);
+    return n;
+}
+
+/* Whether p's client may start a game now: at most games_per_minute from
+ * one address in a minute of its own (429), at most max_games unfinished
+ * on this server (503); false after answering so.  An allowed request
+ * counts, whatever becomes of it. */
+static bool may_start_game(pss *p)
+{
+    if (S.games_per_minute >= 0) {
+        char addr[64] = "";
+        lws_get_peer_simple(p->wsi, addr, sizeof addr);
+        int64_t now = now_ms();
+        rate_slot *slot = NULL, *oldest = &S.rate[0];
+        for (int i = 0; i < RATE_SLOTS && !slot; i++) {
+            if (strcmp(S.rate[i].addr, addr) == 0)
+                slot = &S.rate[i];
+            else if (S.rate[i].since_ms < oldest->since_ms)
+                oldest = &S.rate[i];
+        }
+        if (!slot) {
+            slot = oldest; /* the address seen longest ago is forgotten */
+            snprintf(slot->addr, sizeof slot->addr, "%s", addr);
+            slot->count = 0;
+            slot->since_ms = now;
+        }
+        if (now - slot->since_ms >= 60000) {
+            slot->since_ms = now;
+            slot->count = 0;
+        }
+        if (slot->count >= S.games_per_minute) {
+            respond_error(p, 429 /* Too Many Requests */,
+                          "too many new games: at most %d a minute from one address "
+                          "(games_per_minute); try again in %d s",
+                          S.games_per_minute, (int)((slot->since_ms + 60000 - now + 999) / 1000));
+            return false;
+        }
+        slot->count++;
+    }
+    if (S.max_games >= 0 && games_playing() >= S.max_games) {
+        respond_error(p, HTTP_STATUS_SERVICE_UNAVAILABLE,
+                      "this server holds its most unfinished games (max_games %d): try again "
+                      "when one has ended",
+                      S.max_games);
+        return false;
+    }
+    return true;
+}
+
 /* Registers m as a new game seated as rec says, me the caller's colour,
  * and answers 201 {id, token, side, invite}. */
 static void start_game(pss *p, store_game *rec, int me, dm_match *m)
@@ -772,6 +848,8 @@ static void start_game(pss *p, store_game *rec, int me, dm_match *m)
 static void api_create(pss *p, json_t *body)
 {
     const char *variant, *rules, *clock, *fen;
+    if (!may_start_game(p))
+        return;
     if (!opt_string(p, body, "variant", &variant) || !opt_string(p, body, "rules", &rules) ||
         !opt_string(p, body, "clock", &clock) || !opt_string(p, body, "fen", &fen))
         return;
@@ -814,7 +892,7 @@ static void api_create(pss *p, json_t *body)
 static void api_import(pss *p, json_t *body)
 {
     const char *pdn;
-    if (!opt_string(p, body, "pdn", &pdn))
+    if (!may_start_game(p) || !opt_string(p, body, "pdn", &pdn))
         return;
     if (!pdn) {
         respond_error(p, HTTP_STATUS_BAD_REQUEST, "'pdn' (the PDN text) is missing");
@@ -1547,6 +1625,8 @@ int srv_run(const srv_config *c)
     char err[512];
     memset(&S, 0, sizeof S);
     snprintf(S.web, sizeof S.web, "%s", c->web);
+    S.max_games = c->max_games ? c->max_games : MAX_GAMES;
+    S.games_per_minute = c->games_per_minute ? c->games_per_minute : GAMES_PER_MINUTE;
     S.urandom = fopen("/dev/urandom", "rb");
     S.variants = build_variants();
     S.store = store_open(c->db, err, sizeof err);

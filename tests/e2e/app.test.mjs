@@ -93,6 +93,64 @@ test('turkish on the full board against the computer', async () => {
   });
 });
 
+// playedToTheEnd(variant, fen, rest): a game against the computer from a
+// position near the end, set up in the board editor by its FEN (pasted),
+// played by clicks until the rules end it (no resignation, no agreement):
+// Black, the computer, must step into a capture that takes its last man.
+async function playedToTheEnd(variant, fen, rest) {
+  const p = await page(browser);
+  await p.goto(`${url}/#editor`);
+  await p.waitForSelector('#editor:not([hidden])');
+  await p.selectOption('#ed-variant', variant);
+  await p.fill('#ed-fen', fen);
+  await p.press('#ed-fen', 'Tab');
+  await p.selectOption('#ed-opponent', 'computer');
+  await p.selectOption('#ed-as', 'white');
+  await p.click('#ed-play');
+  await p.waitForURL(/\/game\//);
+  await waitState(p);
+  let st = await state(p);
+  assert.equal(st.start, fen);
+  for (let i = 0; i < 10 && st.status === 'playing'; i++) {
+    st = await myTurn(p);
+    if (st.status === 'playing') await playByClicks(p);
+    st = await state(p);
+  }
+  await p.waitForSelector('#ended:not([hidden])');
+  st = await state(p);
+  assert.equal(st.status, 'over');
+  assert.equal(st.ply, 2, 'the computer moved, then White took its last man');
+  assert.match(st.reason, /^Black /);
+  assert.match(await p.textContent('#ended-text'), new RegExp(`^You won \\(${st.result.replace('/', '\\/')}\\): Black `));
+  assert.match(await p.textContent('#status'), /^Game over: /);
+  if (rest) await rest(p, st);
+  assert.deepEqual(p.errors, []);
+  await p.context().close();
+}
+
+test('international to the end against the computer, then a rematch and my games', async () => {
+  await playedToTheEnd('international', 'B:W41,42:B32', async (p, st) => {
+    await p.click('#rematch');
+    await p.waitForURL((u) => !u.pathname.endsWith(st.id));
+    await waitState(p);
+    const again = await state(p);
+    assert.equal(again.you, 'black', 'the sides change');
+    assert.equal(again.players.white.type, 'computer');
+    assert.equal(again.variant, 'international');
+    await p.goto(`${url}/`);
+    await p.waitForSelector('#home:not([hidden])');
+    for (const id of [st.id, again.id]) assert.ok(await p.$(`#my-games a[href="/game/${id}"]`), `my games lists ${id}`);
+  });
+});
+
+test('russian to the end against the computer', async () => {
+  await playedToTheEnd('russian', 'B:Wb2,f2:Bd4');
+});
+
+test('turkish to the end against the computer', async () => {
+  await playedToTheEnd('turkish', 'B:Wd2,b4,f4:Bd4');
+});
+
 test('a friend game in two browsers: invite link, moves both ways, a takeback granted, a premove, a draw agreed', async () => {
   const a = await page(browser);
   await newGame(a, url, { variant: 'russian', opponent: 'friend' });
@@ -195,6 +253,11 @@ test('keyboard entry, reload, and a server killed and restarted mid-game', async
   await waitState(p);
   const imported = await state(p);
   assert.deepEqual(imported.moves, st.moves);
+  // an earlier position this page never saw comes from the server (?ply=1)
+  await p.click('#move-list button[data-ply="1"]');
+  await p.waitForFunction(() => /^Showing the position after move 1 of 3/.test(document.getElementById('view-note').textContent));
+  assert.match(await p.inputValue('#fen-text'), /^B:/);
+  assert.equal(await p.$$eval('#board-wrap .piece', (l) => l.length), 40);
   assert.deepEqual(p.errors.filter((e) => !/WebSocket|ERR_CONNECTION_REFUSED|Failed to load/.test(e)), []);
   await p.context().close();
 });

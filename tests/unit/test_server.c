@@ -89,9 +89,10 @@ static int kill_servers(void **state_)
     return 0;
 }
 
-/* Starts damier serve on the folder's database, port 0; reads the port off
- * its "Damier is at http://127.0.0.1:PORT/" line. */
-static void start(struct server *s)
+/* Starts damier serve on the folder's database, port 0, with the options
+ * extra (NULL-ended, or NULL); reads the port off its "Damier is at
+ * http://127.0.0.1:PORT/" line. */
+static void start_with(struct server *s, const char *const *extra)
 {
     const char *bin = tu_env("DAMIER_BIN", "build/damier");
     char db[128], web[128];
@@ -105,8 +106,11 @@ static void start(struct server *s)
         dup2(fds[1], 1);
         close(fds[0]);
         close(fds[1]);
-        execl(bin, bin, "serve", "--listen", "127.0.0.1:0", "--db", db, "--web", web,
-              "--engine-threads", "2", (char *)NULL);
+        const char *argv[24] = {bin,  "serve", "--listen",         "127.0.0.1:0", "--db", db,
+                                "--web", web,   "--engine-threads", "2"};
+        for (int i = 0; extra && extra[i] && i < 12; i++)
+            argv[10 + i] = extra[i];
+        execv(bin, (char *const *)argv);
         _exit(127);
     }
     close(fds[1]);
@@ -134,6 +138,11 @@ static void start(struct server *s)
     assert_non_null(strstr(line, "Damier is at http://127.0.0.1:"));
     s->port = atoi(at + strlen("http://127.0.0.1:"));
     assert_true(s->port > 0);
+}
+
+static void start(struct server *s)
+{
+    start_with(s, NULL);
 }
 
 /* Ends the server with sig; for SIGTERM it must exit 0. */
@@ -683,6 +692,44 @@ static void test_api(void **state_)
     remove_dir(&s);
 }
 
+/* ---- limits ---------------------------------------------------------------- */
+
+/* New games: a few a minute from one address (429), a few unfinished at
+ * once on the server (503), each refusal a JSON error naming its limit. */
+static void test_limits(void **state_)
+{
+    (void)state_;
+    struct server s;
+    make_dir(&s);
+    static const char *const limits[] = {"--games-per-minute", "4", "--max-games", "2", NULL};
+    start_with(&s, limits);
+    char id[16], token[48], first[16], first_token[48];
+    struct reply r;
+    static const char local[] = "{\"opponent\":{\"type\":\"local\"}}";
+    create(s.port, local, first, first_token, NULL);
+    create(s.port, local, id, token, NULL);
+    post(s.port, "/api/games", local, &r);
+    assert_int_equal(r.status, 503);
+    assert_non_null(strstr(jstr(r.json, "error"), "max_games 2"));
+    reply_free(&r);
+    /* A game ended makes room. */
+    assert_int_equal(action(s.port, first, first_token, "resign"), 200);
+    post(s.port, "/api/import", "{\"pdn\":\"1. 32-28 *\",\"opponent\":{\"type\":\"local\"}}", &r);
+    assert_int_equal(r.status, 201);
+    reply_free(&r);
+    /* The fifth request of the minute (the refused one counted too). */
+    post(s.port, "/api/games", local, &r);
+    assert_int_equal(r.status, 429);
+    assert_non_null(strstr(jstr(r.json, "error"), "at most 4 a minute from one address"));
+    reply_free(&r);
+    post(s.port, "/api/import", "{\"pdn\":\"1. 32-28 *\"}", &r);
+    expect_error(&r, 429, "an import past the rate");
+    /* Playing on is not limited. */
+    assert_int_equal(move(s.port, id, token, "32-28", NULL), 200);
+    stop(&s, SIGTERM);
+    remove_dir(&s);
+}
+
 /* ---- draw offers to the computer ----------------------------------------- */
 
 /* A draw offered while the computer thinks is answered, not let lapse. */
@@ -970,6 +1017,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_teardown(test_static_files, kill_servers),
         cmocka_unit_test_teardown(test_api, kill_servers),
+        cmocka_unit_test_teardown(test_limits, kill_servers),
         cmocka_unit_test_teardown(test_computer_draw, kill_servers),
         cmocka_unit_test_teardown(test_websocket, kill_servers),
         cmocka_unit_test_teardown(test_restart, kill_servers),

@@ -168,6 +168,7 @@ export class GamePage {
     const lm = this.viewPly === null ? this.lastMove : this.viewedMove();
     if (lm) m.last = [lm.from, lm.to];
     if (this.viewPly !== null) return m;
+    m.counts = Object.fromEntries((s.king_moves || []).map((k) => [k.square, k.count]));
     if (this.hint) m.hint = [this.hint.from, this.hint.to];
     if (this.pre) m.pre = [this.pre.from, this.pre.to].filter(Boolean);
     if (this.canMove()) {
@@ -257,7 +258,9 @@ export class GamePage {
     setText('status', status);
     setText('last-move', s.moves.length ? `Last move: ${s.moves[s.moves.length - 1]} (${cap(other(s.turn))})` : '');
     setText('must-capture', playing && s.must_capture ? `${cap(s.must_capture)}.` : ''); // the server's words: which captures, and why
-    setText('counters', (s.counters || []).filter((c) => c.count > 0).map((c) => `${c.name}: ${c.count} of ${c.limit}`).join('; '));
+    const counted = (s.counters || []).filter((c) => c.count > 0).map((c) => `${c.name}: ${c.count} of ${c.limit}`);
+    for (const k of s.king_moves || []) counted.push(`${cap(k.color)}'s king on ${k.square}: ${k.count} quiet move${k.count > 1 ? 's' : ''} in a row`);
+    setText('counters', counted.join('; '));
     // controls
     const seated = !!this.token && playing;
     $('move-form').hidden = !this.token;

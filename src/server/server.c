@@ -217,6 +217,16 @@ static json_t *state_json(const live *g, int you)
     for (int i = 0; dm_game_counter(game, i, &name, &count, &limit); i++)
         json_array_append_new(counters,
                               json_pack("{s:s, s:i, s:i}", "name", name, "count", count, "limit", limit));
+    /* Frisian: the king of each side that made its last quiet moves, and
+     * how many in a row (the position keeps them; the rules limit them). */
+    json_t *king_moves = json_array();
+    const dm_position *now = dm_match_position(m);
+    for (int c = 0; c < 2; c++)
+        if (now->king_moves[c] && now->king_cell[c] != DM_NO_CELL)
+            json_array_append_new(king_moves,
+                                  json_pack("{s:s, s:o, s:i}", "color", color_name(c), "square",
+                                            sj_cell(v, now->king_cell[c]), "count",
+                                            now->king_moves[c]));
     int offer = dm_match_draw_offer(m), takeback = dm_match_takeback_request(m);
     json_t *o = json_pack(
         "{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:i, s:s, s:o, s:o, s:{s:o, s:o}, s:o, s:s, s:o, "
@@ -232,6 +242,7 @@ static json_t *state_json(const live *g, int you)
         "draw_offer", offer >= 0 ? json_string(color_name(offer)) : json_null(), "takeback",
         takeback >= 0 ? json_string(color_name(takeback)) : json_null(), "counters", counters,
         "seq", (json_int_t)g->rec.seq);
+    json_object_set_new(o, "king_moves", king_moves);
     if (you)
         json_object_set_new(o, "you",
                             json_string(you == 3 ? "both" : color_name(you == 1 ? 0 : 1)));

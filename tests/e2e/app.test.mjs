@@ -272,6 +272,7 @@ test('a multi-capture entered by its final square', async () => {
   await p.waitForURL(/\/game\//);
   await waitState(p);
   assert.equal(await p.textContent('#must-capture'), 'A capture is compulsory: 32x12 takes the most pieces (2).');
+  await shot(p, 'must-capture');
   await clickSquare(p, '32');
   assert.ok(await p.$('#board-wrap .mark-dest'), 'the destination is shown');
   await clickSquare(p, '12');
@@ -322,6 +323,29 @@ test('the board editor: a position set up by clicks, then played', async () => {
   await waitState(p);
   const st = await state(p);
   assert.deepEqual(st.legal.map((m) => m.notation), ['32x21']);
+  assert.deepEqual(p.errors, []);
+  await p.context().close();
+});
+
+test('frisian: the same-king counters shown on the board and in words', async () => {
+  const p = await page(browser);
+  await p.goto(`${url}/#editor`);
+  await p.waitForSelector('#editor:not([hidden])');
+  await p.selectOption('#ed-variant', 'frisian');
+  await p.fill('#ed-fen', 'W:WK46,36:BK1,15');
+  await p.press('#ed-fen', 'Tab');
+  await p.selectOption('#ed-opponent', 'local');
+  await p.click('#ed-play');
+  await p.waitForURL(/\/game\//);
+  await waitState(p);
+  await playByClicks(p, (l) => l.find((m) => m.notation === '46-37'));
+  await myTurn(p);
+  await playByClicks(p, (l) => l.find((m) => m.notation === '1-7'));
+  await myTurn(p);
+  await playByClicks(p, (l) => l.find((m) => m.notation === '37-41'));
+  await p.waitForFunction(() => /White's king on 41: 2 quiet moves in a row/.test(document.getElementById('counters').textContent));
+  assert.match(await p.textContent('#counters'), /Black's king on 7: 1 quiet move in a row/);
+  assert.deepEqual((await p.$$eval('#board-wrap .mark-count-text', (l) => l.map((t) => t.textContent))).sort(), ['1', '2']);
   assert.deepEqual(p.errors, []);
   await p.context().close();
 });

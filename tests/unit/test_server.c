@@ -581,6 +581,21 @@ static void test_api(void **state_)
                         "a capture is compulsory: c3:g7 or e3:c5");
     reply_free(&r);
 
+    /* Frisian: each side's king that made the last quiet moves, counted. */
+    create(port, "{\"variant\":\"frisian\",\"fen\":\"W:WK46,36:BK1,15\",\"opponent\":{\"type\":\"local\"}}",
+           cid, ctok, NULL);
+    state(port, cid, &r);
+    assert_int_equal(json_array_size(json_object_get(r.json, "king_moves")), 0);
+    reply_free(&r);
+    assert_int_equal(move(port, cid, ctok, "46-37", NULL), 200);
+    assert_int_equal(move(port, cid, ctok, "1-7", NULL), 200);
+    assert_int_equal(move(port, cid, ctok, "37-41", &r), 200);
+    char *kings = json_dumps(json_object_get(r.json, "king_moves"), JSON_COMPACT);
+    assert_string_equal(kings, "[{\"color\":\"white\",\"square\":\"41\",\"count\":2},"
+                               "{\"color\":\"black\",\"square\":\"7\",\"count\":1}]");
+    free(kings);
+    reply_free(&r);
+
     /* A friend game with a clock: the invite, turns, a draw agreed. */
     create(port, "{\"variant\":\"russian\",\"side\":\"white\",\"opponent\":{\"type\":\"friend\"},"
                  "\"clock\":\"5+3\"}",

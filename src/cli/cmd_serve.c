@@ -57,7 +57,8 @@ int cmd_serve(int argc, char **argv)
         const char *a = argv[i];
         bool has_value = i + 1 < argc;
         if (strcmp(a, "--listen") == 0 || strcmp(a, "--db") == 0 ||
-            strcmp(a, "--engine-threads") == 0 || strcmp(a, "--web") == 0) {
+            strcmp(a, "--engine-threads") == 0 || strcmp(a, "--web") == 0 ||
+            strcmp(a, "--max-games") == 0 || strcmp(a, "--games-per-minute") == 0) {
             if (!has_value) {
                 cli_error("serve: %s needs a value", a);
                 return CLI_USAGE;
@@ -72,6 +73,16 @@ int cmd_serve(int argc, char **argv)
                 return CLI_USAGE;
             if (strcmp(a, "--web") == 0)
                 c.web = v;
+            /* 0 on the command line is "no limit"; the config's 0 is the default. */
+            int *limit = strcmp(a, "--max-games") == 0        ? &c.max_games
+                         : strcmp(a, "--games-per-minute") == 0 ? &c.games_per_minute
+                                                                : NULL;
+            if (limit) {
+                if (cli_number("serve", a, v, 0, 100000000, limit) != 0)
+                    return CLI_USAGE;
+                if (*limit == 0)
+                    *limit = -1;
+            }
         } else {
             return cli_unknown_option("serve", a);
         }

@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "server/json.h"
 #include "server/pool.h"
@@ -40,6 +41,9 @@
 #define TICK_US (200 * LWS_US_PER_MS)
 #define ANALYSIS_NODES 300000       /* an analysis' default budget           */
 #define ANALYSIS_NODES_MAX 20000000 /* a few seconds at most                 */
+#define MAX_GAMES 10000             /* unfinished games at once, by default  */
+#define GAMES_PER_MINUTE 30         /* new games an address starts, by default */
+#define RATE_SLOTS 512              /* addresses whose new games are counted */
 
 /* The content security policy of every answer: scripts and styles from
  * files of this server only (no inline ones), the WebSocket to it. */
@@ -51,6 +55,13 @@
 enum { ROLE_READER = -1, ROLE_BOTH = 2 };
 
 typedef struct pss pss;
+
+/* The games one address started in the current minute of its own. */
+typedef struct rate_slot {
+    char addr[64];
+    int64_t since_ms;   /* the start of its minute                         */
+    int count;
+} rate_slot;
 
 typedef struct live {
     store_game rec;  /* rec.pdn stays NULL in memory: written at each save */
@@ -98,6 +109,8 @@ static struct server {
     char *variants;     /* GET /api/variants, built once                  */
     FILE *urandom;
     lws_sorted_usec_list_t tick;
+    int max_games, games_per_minute; /* -1: no limit                      */
+    rate_slot rate[RATE_SLOTS];
 } S;
 
 /* ---- small helpers ----------------------------------------------------- */
@@ -177,13 +190,13 @@ static json_t *state_json(const live *g, int you)
     }
     json_t *legal = json_array();
     const dm_move_list *list = dm_match_legal(m);
-    bool all_capture = !over && list->count > 0;
     for (int i = 0; !over && i < list->count; i++) {
         dm_match_legal_text(m, i, text, sizeof text);
         json_array_append_new(legal, sj_move(v, &list->moves[i], text));
-        if (!(list->moves[i].flags & DM_MOVE_CAPTURE))
-            all_capture = false;
     }
+    /* The game layer's words, as the terminal prints them. */
+    char must[256];
+    bool must_capture = !over && dm_game_capture_reason(game, must, sizeof must);
     json_t *clock = json_null();
     if (dm_match_timed(m)) {
         char control[64];
@@ -191,12 +204,12 @@ static json_t *state_json(const live *g, int you)
             snprintf(control, sizeof control, "%s", g->rec.clock);
         else
             dm_time_control_format(dm_match_time_control(m), control, sizeof control);
-        /* The play layer runs the clock of the side to move from the start
-         * of the match until its end. */
+        /* The play layer runs it once both sides have made a move. */
+        int running = dm_match_clock_running(m);
         clock = json_pack("{s:s, s:I, s:I, s:o}", "control", control, "white_ms",
                           (json_int_t)dm_match_time_left(m, DM_WHITE), "black_ms",
                           (json_int_t)dm_match_time_left(m, DM_BLACK), "running",
-                          over ? json_null() : json_string(color_name(dm_match_turn(m))));
+                          running >= 0 ? json_string(color_name(running)) : json_null());
     }
     json_t *counters = json_array();
     const char *name;
@@ -204,6 +217,16 @@ static json_t *state_json(const live *g, int you)
     for (int i = 0; dm_game_counter(game, i, &name, &count, &limit); i++)
         json_array_append_new(counters,
                               json_pack("{s:s, s:i, s:i}", "name", name, "count", count, "limit", limit));
+    /* Frisian: the king of each side that made its last quiet moves, and
+     * how many in a row (the position keeps them; the rules limit them). */
+    json_t *king_moves = json_array();
+    const dm_position *now = dm_match_position(m);
+    for (int c = 0; c < 2; c++)
+        if (now->king_moves[c] && now->king_cell[c] != DM_NO_CELL)
+            json_array_append_new(king_moves,
+                                  json_pack("{s:s, s:o, s:i}", "color", color_name(c), "square",
+                                            sj_cell(v, now->king_cell[c]), "count",
+                                            now->king_moves[c]));
     int offer = dm_match_draw_offer(m), takeback = dm_match_takeback_request(m);
     json_t *o = json_pack(
         "{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:i, s:s, s:o, s:o, s:{s:o, s:o}, s:o, s:s, s:o, "
@@ -212,17 +235,36 @@ static json_t *state_json(const live *g, int you)
         dm_rules_name(dm_game_rules(game)), "start", start, "fen", fen, "position",
         sj_position(v, dm_match_position(m)), "moves", moves, "ply", dm_match_ply(m), "turn",
         color_name(dm_match_turn(m)), "legal", legal, "must_capture",
-        all_capture ? json_string("a capture is compulsory") : json_null(), "players", "white",
+        must_capture ? json_string(must) : json_null(), "players", "white",
         player_json(g, DM_WHITE), "black", player_json(g, DM_BLACK), "clock", clock, "status",
         over ? "over" : "playing", "result",
         over ? json_string(dm_match_result_text(m)) : json_null(), "reason", dm_match_reason(m),
         "draw_offer", offer >= 0 ? json_string(color_name(offer)) : json_null(), "takeback",
         takeback >= 0 ? json_string(color_name(takeback)) : json_null(), "counters", counters,
         "seq", (json_int_t)g->rec.seq);
+    json_object_set_new(o, "king_moves", king_moves);
     if (you)
         json_object_set_new(o, "you",
                             json_string(you == 3 ? "both" : color_name(you == 1 ? 0 : 1)));
     return o;
+}
+
+/* The position after ply (0: the start) of g, for a client reviewing the
+ * moves: GET /api/games/{id}?ply=N. */
+static json_t *ply_json(const live *g, int ply)
+{
+    const dm_match *m = g->m;
+    const dm_variant *v = dm_match_variant(m);
+    const dm_position *pos = dm_game_position(dm_match_game(m), ply);
+    char fen[1024], text[DM_PDN_MOVE_TEXT];
+    dm_fen_format(v, pos, fen, sizeof fen);
+    if (ply > 0)
+        dm_match_move_text(m, ply, text, sizeof text);
+    int64_t left = dm_match_clock_after(m, ply);
+    return json_pack("{s:s, s:i, s:i, s:s, s:o, s:s, s:o, s:o}", "id", g->rec.id, "ply", ply,
+                     "plies", dm_match_ply(m), "fen", fen, "position", sj_position(v, pos), "turn",
+                     color_name(pos->side), "move", ply > 0 ? json_string(text) : json_null(),
+                     "clock_after", left >= 0 ? json_integer((json_int_t)left) : json_null());
 }
 
 /* ---- HTTP answers ------------------------------------------------------- */
@@ -399,30 +441,38 @@ static int commit(live *g, int ply0, char *err, size_t errsize)
     return rc;
 }
 
-/* Gives the computer of g what it must think about: its move, or its
- * answer to the opponent's draw offer.  One job per game at a time. */
+/* Gives the computer of g what it must think about: its answer to a draw
+ * offered to it, first and whoever is to move (a move of its own would
+ * let the offer lapse unanswered), else its move.  One job per game at a
+ * time: an offer made while it searches its move voids that search (the
+ * seq moved), and the offer is judged when the search ends. */
 static void schedule(live *g)
 {
     dm_match *m = g->m;
     if (g->searching || dm_match_over(m))
         return;
     int turn = dm_match_turn(m), offer = dm_match_draw_offer(m);
-    int computer = g->rec.seat[turn] == STORE_COMPUTER       ? turn
-                   : g->rec.seat[turn ^ 1] == STORE_COMPUTER ? turn ^ 1
-                                                             : -1;
-    if (computer < 0 || (computer != turn && offer != turn))
+    enum pool_kind kind;
+    int computer;
+    if (offer >= 0 && g->rec.seat[offer ^ 1] == STORE_COMPUTER) {
+        kind = POOL_DRAW;
+        computer = offer ^ 1;
+    } else if (g->rec.seat[turn] == STORE_COMPUTER) {
+        kind = POOL_MOVE;
+        computer = turn;
+    } else {
         return;
+    }
     pool_job *job = calloc(1, sizeof *job);
     if (!job)
         return;
     dm_error err;
-    job->kind = computer == turn ? POOL_MOVE : POOL_DRAW;
+    job->kind = kind;
     job->color = (enum dm_color)computer;
     snprintf(job->game, sizeof job->game, "%s", g->rec.id);
-    /* A draw is judged by a short search that leaves the match's random
-     * generator alone (DM_LEVEL_HINT). */
-    int level = job->kind == POOL_MOVE ? g->rec.level : DM_LEVEL_HINT;
-    if (dm_match_snapshot(m, level, &job->snap, &err) != 0) {
+    int rc = kind == POOL_MOVE ? dm_match_snapshot(m, g->rec.level, &job->snap, &err)
+                               : dm_match_draw_snapshot(m, job->color, &job->snap, &err);
+    if (rc != 0) {
         lwsl_err("game %s: %s\n", g->rec.id, err.msg);
         free(job);
         return;
@@ -489,6 +539,9 @@ static void seats_from(const store_game *rec, int creator, dm_match_options *o)
         }
     }
     o->seed = random_seed();
+    /* A web game begins with both sides' first moves: a friend may take a
+     * while to open the invite, a person to find the first move. */
+    o->clock_after_first_moves = true;
     o->event = "Damier web game";
     o->site = "damier serve";
 }
@@ -695,6 +748,69 @@ static int parse_seating(pss *p, json_t *body, store_game *rec)
     return me;
 }
 
+/* ---- limits on new games ---------------------------------------------------- */
+
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int games_playing(void)
+{
+    int n = 0;
+    for (live *g = S.games; g; g = g->next)
+        n += !dm_match_over(g->m);
+    return n;
+}
+
+/* Whether p's client may start a game now: at most games_per_minute from
+ * one address in a minute of its own (429), at most max_games unfinished
+ * on this server (503); false after answering so.  An allowed request
+ * counts, whatever becomes of it. */
+static bool may_start_game(pss *p)
+{
+    if (S.games_per_minute >= 0) {
+        char addr[64] = "";
+        lws_get_peer_simple(p->wsi, addr, sizeof addr);
+        int64_t now = now_ms();
+        rate_slot *slot = NULL, *oldest = &S.rate[0];
+        for (int i = 0; i < RATE_SLOTS && !slot; i++) {
+            if (strcmp(S.rate[i].addr, addr) == 0)
+                slot = &S.rate[i];
+            else if (S.rate[i].since_ms < oldest->since_ms)
+                oldest = &S.rate[i];
+        }
+        if (!slot) {
+            slot = oldest; /* the address seen longest ago is forgotten */
+            snprintf(slot->addr, sizeof slot->addr, "%s", addr);
+            slot->count = 0;
+            slot->since_ms = now;
+        }
+        if (now - slot->since_ms >= 60000) {
+            slot->since_ms = now;
+            slot->count = 0;
+        }
+        if (slot->count >= S.games_per_minute) {
+            respond_error(p, 429 /* Too Many Requests */,
+                          "too many new games: at most %d a minute from one address "
+                          "(games_per_minute); try again in %d s",
+                          S.games_per_minute, (int)((slot->since_ms + 60000 - now + 999) / 1000));
+            return false;
+        }
+        slot->count++;
+    }
+    if (S.max_games >= 0 && games_playing() >= S.max_games) {
+        respond_error(p, HTTP_STATUS_SERVICE_UNAVAILABLE,
+                      "this server holds its most unfinished games (max_games %d): try again "
+                      "when one has ended",
+                      S.max_games);
+        return false;
+    }
+    return true;
+}
+
 /* Registers m as a new game seated as rec says, me the caller's colour,
  * and answers 201 {id, token, side, invite}. */
 static void start_game(pss *p, store_game *rec, int me, dm_match *m)
@@ -743,6 +859,8 @@ static void start_game(pss *p, store_game *rec, int me, dm_match *m)
 static void api_create(pss *p, json_t *body)
 {
     const char *variant, *rules, *clock, *fen;
+    if (!may_start_game(p))
+        return;
     if (!opt_string(p, body, "variant", &variant) || !opt_string(p, body, "rules", &rules) ||
         !opt_string(p, body, "clock", &clock) || !opt_string(p, body, "fen", &fen))
         return;
@@ -785,7 +903,7 @@ static void api_create(pss *p, json_t *body)
 static void api_import(pss *p, json_t *body)
 {
     const char *pdn;
-    if (!opt_string(p, body, "pdn", &pdn))
+    if (!may_start_game(p) || !opt_string(p, body, "pdn", &pdn))
         return;
     if (!pdn) {
         respond_error(p, HTTP_STATUS_BAD_REQUEST, "'pdn' (the PDN text) is missing");
@@ -886,6 +1004,29 @@ static void answer_act(pss *p, live *g, int ply0, uint64_t seq0, int seats)
         return;
     }
     respond(p, HTTP_STATUS_OK, state_json(g, seats));
+}
+
+/* GET /api/games/{id}: the state, or with ?ply=N the position after ply N. */
+static void api_state(pss *p, const char *id)
+{
+    int seats;
+    live *g = game_for(p, id, NULL, false, &seats);
+    if (!g)
+        return;
+    char buf[256]; /* lws copies each argument here to find it: a token's too */
+    const char *arg = lws_get_urlarg_by_name(p->wsi, "ply=", buf, sizeof buf);
+    if (!arg) {
+        respond(p, HTTP_STATUS_OK, state_json(g, seats));
+        return;
+    }
+    char *end;
+    long ply = strtol(arg, &end, 10);
+    int plies = dm_match_ply(g->m);
+    if (!*arg || *end || ply < 0 || ply > plies) {
+        respond_error(p, HTTP_STATUS_BAD_REQUEST, "'ply' must be a number from 0 to %d", plies);
+        return;
+    }
+    respond(p, HTTP_STATUS_OK, ply_json(g, (int)ply));
 }
 
 /* POST /api/games/{id}/moves */
@@ -1178,10 +1319,7 @@ static int route(pss *p)
     if (sscanf(a, "games/%63[^/]%n", id, &n) == 1) {
         const char *tail = a + n;
         if (!p->post && *tail == '\0') {
-            int seats;
-            live *g = game_for(p, id, NULL, false, &seats);
-            if (g)
-                respond(p, HTTP_STATUS_OK, state_json(g, seats));
+            api_state(p, id);
             return 0;
         }
         if (!p->post && strcmp(tail, "/pdn") == 0) {
@@ -1517,6 +1655,8 @@ int srv_run(const srv_config *c)
     char err[512];
     memset(&S, 0, sizeof S);
     snprintf(S.web, sizeof S.web, "%s", c->web);
+    S.max_games = c->max_games ? c->max_games : MAX_GAMES;
+    S.games_per_minute = c->games_per_minute ? c->games_per_minute : GAMES_PER_MINUTE;
     S.urandom = fopen("/dev/urandom", "rb");
     S.variants = build_variants();
     S.store = store_open(c->db, err, sizeof err);

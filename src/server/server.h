@@ -13,6 +13,9 @@ typedef struct srv_config {
     const char *db;     /* an SQLite file or a postgresql:// URL (store.h) */
     int engine_threads; /* workers searching                               */
     const char *web;    /* the folder of static files                      */
+    int max_games;      /* unfinished games held at once; 0: 10000, -1: any */
+    int games_per_minute; /* new games one address may start in a minute;
+                             0: 30, -1: any                                */
 } srv_config;
 
 /* Serves until SIGINT or SIGTERM.  Prints "Damier is at http://H:P/" on

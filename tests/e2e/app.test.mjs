@@ -93,6 +93,64 @@ test('turkish on the full board against the computer', async () => {
   });
 });
 
+// playedToTheEnd(variant, fen, rest): a game against the computer from a
+// position near the end, set up in the board editor by its FEN (pasted),
+// played by clicks until the rules end it (no resignation, no agreement):
+// Black, the computer, must step into a capture that takes its last man.
+async function playedToTheEnd(variant, fen, rest) {
+  const p = await page(browser);
+  await p.goto(`${url}/#editor`);
+  await p.waitForSelector('#editor:not([hidden])');
+  await p.selectOption('#ed-variant', variant);
+  await p.fill('#ed-fen', fen);
+  await p.press('#ed-fen', 'Tab');
+  await p.selectOption('#ed-opponent', 'computer');
+  await p.selectOption('#ed-as', 'white');
+  await p.click('#ed-play');
+  await p.waitForURL(/\/game\//);
+  await waitState(p);
+  let st = await state(p);
+  assert.equal(st.start, fen);
+  for (let i = 0; i < 10 && st.status === 'playing'; i++) {
+    st = await myTurn(p);
+    if (st.status === 'playing') await playByClicks(p);
+    st = await state(p);
+  }
+  await p.waitForSelector('#ended:not([hidden])');
+  st = await state(p);
+  assert.equal(st.status, 'over');
+  assert.equal(st.ply, 2, 'the computer moved, then White took its last man');
+  assert.match(st.reason, /^Black /);
+  assert.match(await p.textContent('#ended-text'), new RegExp(`^You won \\(${st.result.replace('/', '\\/')}\\): Black `));
+  assert.match(await p.textContent('#status'), /^Game over: /);
+  if (rest) await rest(p, st);
+  assert.deepEqual(p.errors, []);
+  await p.context().close();
+}
+
+test('international to the end against the computer, then a rematch and my games', async () => {
+  await playedToTheEnd('international', 'B:W41,42:B32', async (p, st) => {
+    await p.click('#rematch');
+    await p.waitForURL((u) => !u.pathname.endsWith(st.id));
+    await waitState(p);
+    const again = await state(p);
+    assert.equal(again.you, 'black', 'the sides change');
+    assert.equal(again.players.white.type, 'computer');
+    assert.equal(again.variant, 'international');
+    await p.goto(`${url}/`);
+    await p.waitForSelector('#home:not([hidden])');
+    for (const id of [st.id, again.id]) assert.ok(await p.$(`#my-games a[href="/game/${id}"]`), `my games lists ${id}`);
+  });
+});
+
+test('russian to the end against the computer', async () => {
+  await playedToTheEnd('russian', 'B:Wb2,f2:Bd4');
+});
+
+test('turkish to the end against the computer', async () => {
+  await playedToTheEnd('turkish', 'B:Wd2,b4,f4:Bd4');
+});
+
 test('a friend game in two browsers: invite link, moves both ways, a takeback granted, a premove, a draw agreed', async () => {
   const a = await page(browser);
   await newGame(a, url, { variant: 'russian', opponent: 'friend' });
@@ -195,6 +253,11 @@ test('keyboard entry, reload, and a server killed and restarted mid-game', async
   await waitState(p);
   const imported = await state(p);
   assert.deepEqual(imported.moves, st.moves);
+  // an earlier position this page never saw comes from the server (?ply=1)
+  await p.click('#move-list button[data-ply="1"]');
+  await p.waitForFunction(() => /^Showing the position after move 1 of 3/.test(document.getElementById('view-note').textContent));
+  assert.match(await p.inputValue('#fen-text'), /^B:/);
+  assert.equal(await p.$$eval('#board-wrap .piece', (l) => l.length), 40);
   assert.deepEqual(p.errors.filter((e) => !/WebSocket|ERR_CONNECTION_REFUSED|Failed to load/.test(e)), []);
   await p.context().close();
 });
@@ -208,7 +271,8 @@ test('a multi-capture entered by its final square', async () => {
   await p.click('#imp-start');
   await p.waitForURL(/\/game\//);
   await waitState(p);
-  assert.match(await p.textContent('#must-capture'), /capture/);
+  assert.equal(await p.textContent('#must-capture'), 'A capture is compulsory: 32x12 takes the most pieces (2).');
+  await shot(p, 'must-capture');
   await clickSquare(p, '32');
   assert.ok(await p.$('#board-wrap .mark-dest'), 'the destination is shown');
   await clickSquare(p, '12');
@@ -259,6 +323,29 @@ test('the board editor: a position set up by clicks, then played', async () => {
   await waitState(p);
   const st = await state(p);
   assert.deepEqual(st.legal.map((m) => m.notation), ['32x21']);
+  assert.deepEqual(p.errors, []);
+  await p.context().close();
+});
+
+test('frisian: the same-king counters shown on the board and in words', async () => {
+  const p = await page(browser);
+  await p.goto(`${url}/#editor`);
+  await p.waitForSelector('#editor:not([hidden])');
+  await p.selectOption('#ed-variant', 'frisian');
+  await p.fill('#ed-fen', 'W:WK46,36:BK1,15');
+  await p.press('#ed-fen', 'Tab');
+  await p.selectOption('#ed-opponent', 'local');
+  await p.click('#ed-play');
+  await p.waitForURL(/\/game\//);
+  await waitState(p);
+  await playByClicks(p, (l) => l.find((m) => m.notation === '46-37'));
+  await myTurn(p);
+  await playByClicks(p, (l) => l.find((m) => m.notation === '1-7'));
+  await myTurn(p);
+  await playByClicks(p, (l) => l.find((m) => m.notation === '37-41'));
+  await p.waitForFunction(() => /White's king on 41: 2 quiet moves in a row/.test(document.getElementById('counters').textContent));
+  assert.match(await p.textContent('#counters'), /Black's king on 7: 1 quiet move in a row/);
+  assert.deepEqual((await p.$$eval('#board-wrap .mark-count-text', (l) => l.map((t) => t.textContent))).sort(), ['1', '2']);
   assert.deepEqual(p.errors, []);
   await p.context().close();
 });

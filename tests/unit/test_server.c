@@ -89,9 +89,10 @@ static int kill_servers(void **state_)
     return 0;
 }
 
-/* Starts damier serve on the folder's database, port 0; reads the port off
- * its "Damier is at http://127.0.0.1:PORT/" line. */
-static void start(struct server *s)
+/* Starts damier serve on the folder's database, port 0, with the options
+ * extra (NULL-ended, or NULL); reads the port off its "Damier is at
+ * http://127.0.0.1:PORT/" line. */
+static void start_with(struct server *s, const char *const *extra)
 {
     const char *bin = tu_env("DAMIER_BIN", "build/damier");
     char file[128], web[128];
@@ -108,8 +109,11 @@ static void start(struct server *s)
         dup2(fds[1], 1);
         close(fds[0]);
         close(fds[1]);
-        execl(bin, bin, "serve", "--listen", "127.0.0.1:0", "--db", db, "--web", web,
-              "--engine-threads", "2", (char *)NULL);
+        const char *argv[24] = {bin,  "serve", "--listen",         "127.0.0.1:0", "--db", db,
+                                "--web", web,   "--engine-threads", "2"};
+        for (int i = 0; extra && extra[i] && i < 12; i++)
+            argv[10 + i] = extra[i];
+        execv(bin, (char *const *)argv);
         _exit(127);
     }
     close(fds[1]);
@@ -137,6 +141,11 @@ static void start(struct server *s)
     assert_non_null(strstr(line, "Damier is at http://127.0.0.1:"));
     s->port = atoi(at + strlen("http://127.0.0.1:"));
     assert_true(s->port > 0);
+}
+
+static void start(struct server *s)
+{
+    start_with(s, NULL);
 }
 
 /* Ends the server with sig; for SIGTERM it must exit 0. */
@@ -486,6 +495,7 @@ static void test_api(void **state_)
     assert_string_equal(jstr(r.json, "status"), "playing");
     assert_int_equal(json_array_size(json_object_get(r.json, "legal")), 9);
     assert_null(json_object_get(r.json, "you"));
+    assert_true(json_is_null(json_object_get(r.json, "must_capture")));
     int seq0 = jint(r.json, "seq");
     reply_free(&r);
     assert_int_equal(move(port, id, "wrongtoken", "32-28", NULL), 403);
@@ -524,6 +534,30 @@ static void test_api(void **state_)
     json_t *pos = json_object_get(r.json, "position");
     assert_int_equal(json_array_size(json_object_get(pos, "pieces")), 40);
     reply_free(&r);
+    /* An earlier position, for a client reviewing the moves. */
+    snprintf(path, sizeof path, "/api/games/%s?token=%s&ply=1", id, token);
+    get(port, path, &r);
+    assert_int_equal(r.status, 200);
+    assert_int_equal(jint(r.json, "ply"), 1);
+    assert_int_equal(jint(r.json, "plies"), 2);
+    assert_string_equal(jstr(r.json, "move"), "32-28");
+    assert_string_equal(jstr(r.json, "turn"), "black");
+    assert_string_equal(jstr(r.json, "fen"), "B:W28,31,33-50:B1-20");
+    assert_int_equal(json_array_size(json_object_get(json_object_get(r.json, "position"), "pieces")),
+                     40);
+    reply_free(&r);
+    snprintf(path, sizeof path, "/api/games/%s?ply=0", id);
+    get(port, path, &r);
+    assert_int_equal(r.status, 200);
+    assert_true(json_is_null(json_object_get(r.json, "move")));
+    assert_string_equal(jstr(r.json, "fen"), "W:W31-50:B1-20");
+    reply_free(&r);
+    static const char *const bad_plies[] = {"3", "-1", "x", "", "1x"};
+    for (size_t i = 0; i < sizeof bad_plies / sizeof bad_plies[0]; i++) {
+        snprintf(path, sizeof path, "/api/games/%s?ply=%s", id, bad_plies[i]);
+        get(port, path, &r);
+        expect_error(&r, 400, "a ply out of range");
+    }
     assert_int_equal(action(port, id, token, "dance"), 400);
     assert_int_equal(action(port, id, "nope", "resign"), 403);
     assert_int_equal(action(port, id, token, "accept-draw"), 409); /* no offer */
@@ -535,6 +569,36 @@ static void test_api(void **state_)
     reply_free(&r);
     assert_int_equal(move(port, id, token, "33-28", NULL), 409); /* game over */
 
+    /* A compulsory capture comes with its reason, in the terminal's words. */
+    char cid[16], ctok[48];
+    create(port, "{\"fen\":\"W:W32,45:B27,17,5\",\"opponent\":{\"type\":\"local\"}}", cid,
+           ctok, NULL);
+    state(port, cid, &r);
+    assert_string_equal(jstr(r.json, "must_capture"),
+                        "a capture is compulsory: 32x12 takes the most pieces (2)");
+    reply_free(&r);
+    create(port, "{\"variant\":\"russian\",\"fen\":\"W:Wc3,e3:Bd4,f6\",\"opponent\":{\"type\":\"local\"}}",
+           cid, ctok, NULL);
+    state(port, cid, &r);
+    assert_string_equal(jstr(r.json, "must_capture"),
+                        "a capture is compulsory: c3:g7 or e3:c5");
+    reply_free(&r);
+
+    /* Frisian: each side's king that made the last quiet moves, counted. */
+    create(port, "{\"variant\":\"frisian\",\"fen\":\"W:WK46,36:BK1,15\",\"opponent\":{\"type\":\"local\"}}",
+           cid, ctok, NULL);
+    state(port, cid, &r);
+    assert_int_equal(json_array_size(json_object_get(r.json, "king_moves")), 0);
+    reply_free(&r);
+    assert_int_equal(move(port, cid, ctok, "46-37", NULL), 200);
+    assert_int_equal(move(port, cid, ctok, "1-7", NULL), 200);
+    assert_int_equal(move(port, cid, ctok, "37-41", &r), 200);
+    char *kings = json_dumps(json_object_get(r.json, "king_moves"), JSON_COMPACT);
+    assert_string_equal(kings, "[{\"color\":\"white\",\"square\":\"41\",\"count\":2},"
+                               "{\"color\":\"black\",\"square\":\"7\",\"count\":1}]");
+    free(kings);
+    reply_free(&r);
+
     /* A friend game with a clock: the invite, turns, a draw agreed. */
     create(port, "{\"variant\":\"russian\",\"side\":\"white\",\"opponent\":{\"type\":\"friend\"},"
                  "\"clock\":\"5+3\"}",
@@ -543,6 +607,13 @@ static void test_api(void **state_)
     snprintf(invite, sizeof invite, "%s", jstr(r.json, "invite"));
     assert_true(strncmp(invite, "/join/", 6) == 0);
     assert_string_equal(jstr(r.json, "side"), "white");
+    reply_free(&r);
+    /* No clock runs before the friend has come and both have moved once. */
+    pause_ms(300);
+    state(port, id, &r);
+    json_t *clock = json_object_get(r.json, "clock");
+    assert_true(json_is_null(json_object_get(clock, "running")));
+    assert_int_equal(jint(clock, "white_ms"), 300000);
     reply_free(&r);
     snprintf(path, sizeof path, "/api%s", invite);
     post(port, path, "", &r);
@@ -555,13 +626,24 @@ static void test_api(void **state_)
     post(port, path, "", &r);
     expect_error(&r, 409, "an invite used twice");
     assert_int_equal(move(port, id, black, "f6-g5", NULL), 409); /* not black's turn */
-    assert_int_equal(move(port, id, token, "c3-d4", NULL), 200);
+    pause_ms(200);
+    assert_int_equal(move(port, id, token, "c3-d4", &r), 200);
+    clock = json_object_get(r.json, "clock");
+    assert_true(json_is_null(json_object_get(clock, "running")));
+    assert_int_equal(jint(clock, "white_ms"), 300000); /* untimed, no increment */
+    reply_free(&r);
     assert_int_equal(move(port, id, token, "e3-f4", NULL), 409); /* out of turn */
+    pause_ms(200);
     assert_int_equal(move(port, id, black, "f6-g5", &r), 200);
-    json_t *clock = json_object_get(r.json, "clock");
+    clock = json_object_get(r.json, "clock");
     assert_string_equal(jstr(clock, "control"), "5+3");
     assert_string_equal(jstr(clock, "running"), "white");
-    assert_true(jint(clock, "white_ms") > 290000 && jint(clock, "white_ms") <= 303000);
+    assert_int_equal(jint(clock, "black_ms"), 300000);
+    assert_true(jint(clock, "white_ms") > 290000 && jint(clock, "white_ms") <= 300000);
+    reply_free(&r);
+    pause_ms(100);
+    state(port, id, &r);
+    assert_true(jint(json_object_get(r.json, "clock"), "white_ms") < 300000);
     reply_free(&r);
     assert_int_equal(action(port, id, token, "offer-draw"), 200);
     state(port, id, &r);
@@ -624,6 +706,112 @@ static void test_api(void **state_)
            NULL);
     assert_true(wait_ply(port, id, 1));
 
+    stop(&s, SIGTERM);
+    remove_dir(&s);
+}
+
+/* ---- limits ---------------------------------------------------------------- */
+
+/* New games: a few a minute from one address (429), a few unfinished at
+ * once on the server (503), each refusal a JSON error naming its limit. */
+static void test_limits(void **state_)
+{
+    (void)state_;
+    struct server s;
+    make_dir(&s);
+    static const char *const limits[] = {"--games-per-minute", "4", "--max-games", "2", NULL};
+    start_with(&s, limits);
+    char id[16], token[48], first[16], first_token[48];
+    struct reply r;
+    static const char local[] = "{\"opponent\":{\"type\":\"local\"}}";
+    create(s.port, local, first, first_token, NULL);
+    create(s.port, local, id, token, NULL);
+    post(s.port, "/api/games", local, &r);
+    assert_int_equal(r.status, 503);
+    assert_non_null(strstr(jstr(r.json, "error"), "max_games 2"));
+    reply_free(&r);
+    /* A game ended makes room. */
+    assert_int_equal(action(s.port, first, first_token, "resign"), 200);
+    post(s.port, "/api/import", "{\"pdn\":\"1. 32-28 *\",\"opponent\":{\"type\":\"local\"}}", &r);
+    assert_int_equal(r.status, 201);
+    reply_free(&r);
+    /* The fifth request of the minute (the refused one counted too). */
+    post(s.port, "/api/games", local, &r);
+    assert_int_equal(r.status, 429);
+    assert_non_null(strstr(jstr(r.json, "error"), "at most 4 a minute from one address"));
+    reply_free(&r);
+    post(s.port, "/api/import", "{\"pdn\":\"1. 32-28 *\"}", &r);
+    expect_error(&r, 429, "an import past the rate");
+    /* Playing on is not limited. */
+    assert_int_equal(move(s.port, id, token, "32-28", NULL), 200);
+    stop(&s, SIGTERM);
+    remove_dir(&s);
+}
+
+/* ---- draw offers to the computer ----------------------------------------- */
+
+/* A draw offered while the computer thinks is answered, not let lapse. */
+static void test_computer_draw(void **state_)
+{
+    (void)state_;
+    struct server s;
+    make_dir(&s);
+    start(&s);
+    char id[16], token[48];
+    struct reply r;
+    /* Level 7 thinks 700 ms a move and plays the opening out: the offer
+     * made during its search is declined before it moves. */
+    create(s.port, "{\"side\":\"white\",\"opponent\":{\"type\":\"computer\",\"level\":7}}", id,
+           token, NULL);
+    assert_int_equal(move(s.port, id, token, "32-28", NULL), 200);
+    assert_int_equal(action(s.port, id, token, "offer-draw"), 200);
+    int64_t deadline = now_ms() + WAIT_MS;
+    int ply = -1;
+    for (;;) {
+        state(s.port, id, &r);
+        bool offered = json_is_string(json_object_get(r.json, "draw_offer"));
+        ply = jint(r.json, "ply");
+        assert_string_equal(jstr(r.json, "status"), "playing");
+        reply_free(&r);
+        if (!offered || now_ms() > deadline)
+            break;
+        pause_ms(10);
+    }
+    assert_int_equal(ply, 1); /* declined, its move still to come */
+    assert_true(wait_ply(s.port, id, 2));
+
+    /* Level 1 takes a draw in an even position, offered on its move. */
+    create(s.port, "{\"side\":\"white\",\"opponent\":{\"type\":\"computer\",\"level\":1}}", id,
+           token, NULL);
+    assert_int_equal(move(s.port, id, token, "32-28", NULL), 200);
+    assert_int_equal(action(s.port, id, token, "offer-draw"), 200);
+    deadline = now_ms() + WAIT_MS;
+    do {
+        pause_ms(20);
+        state(s.port, id, &r);
+        if (strcmp(jstr(r.json, "status"), "over") == 0)
+            break;
+        reply_free(&r);
+    } while (now_ms() < deadline);
+    assert_string_equal(jstr(r.json, "status"), "over");
+    assert_string_equal(jstr(r.json, "result"), "1-1");
+    reply_free(&r);
+
+    /* A man up, it never agrees, whatever its level. */
+    create(s.port, "{\"fen\":\"W:W31-50:B1-19\",\"side\":\"black\",\"opponent\":{\"type\":\"computer\",\"level\":1}}",
+           id, token, NULL);
+    assert_true(wait_ply(s.port, id, 1));
+    assert_int_equal(action(s.port, id, token, "offer-draw"), 200);
+    deadline = now_ms() + WAIT_MS;
+    do {
+        pause_ms(20);
+        state(s.port, id, &r);
+        bool offered = json_is_string(json_object_get(r.json, "draw_offer"));
+        assert_string_equal(jstr(r.json, "status"), "playing");
+        reply_free(&r);
+        if (!offered)
+            break;
+    } while (now_ms() < deadline);
     stop(&s, SIGTERM);
     remove_dir(&s);
 }
@@ -847,6 +1035,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_teardown(test_static_files, kill_servers),
         cmocka_unit_test_teardown(test_api, kill_servers),
+        cmocka_unit_test_teardown(test_limits, kill_servers),
+        cmocka_unit_test_teardown(test_computer_draw, kill_servers),
         cmocka_unit_test_teardown(test_websocket, kill_servers),
         cmocka_unit_test_teardown(test_restart, kill_servers),
     };

@@ -1264,7 +1264,8 @@ static bool has_dotdot(const char *path)
 }
 
 /* The load balancer's probes: /healthz, the process answers (200);
- * /readyz, and so does its store (200, else 503, the reason logged). */
+ * /readyz, and so does its store (200, else 503, the reason logged).  Both
+ * say how many unfinished games the server holds (what --max-games caps). */
 static void api_health(pss *p, bool readiness)
 {
     char err[512];
@@ -1274,8 +1275,9 @@ static void api_health(pss *p, bool readiness)
                       store_kind(S.store));
         return;
     }
-    respond(p, HTTP_STATUS_OK, json_pack("{s:s, s:s}", "status", readiness ? "ready" : "up",
-                                         "store", store_kind(S.store)));
+    respond(p, HTTP_STATUS_OK,
+            json_pack("{s:s, s:s, s:i}", "status", readiness ? "ready" : "up", "store",
+                      store_kind(S.store), "games", games_playing()));
 }
 
 /* Routes the request in p (the body read, for a POST). */

@@ -50,8 +50,8 @@ stop_serve() {
 }
 
 if serve "$tmp/games.db"; then
-    expect "$port" GET /healthz 200 '{"status":"up","store":"sqlite"}'
-    expect "$port" GET /readyz 200 '{"status":"ready","store":"sqlite"}'
+    expect "$port" GET /healthz 200 '{"status":"up","store":"sqlite","games":0}'
+    expect "$port" GET /readyz 200 '{"status":"ready","store":"sqlite","games":0}'
     expect "$port" POST /readyz 405 '{"error":"POST is for /api/ paths"}'
     stop_serve
 fi
@@ -74,15 +74,15 @@ trap 'exit 1' INT TERM
 admin="${url%/damier_test}/postgres"
 psql() { command psql -X -q -At "$admin" -c "$1" >/dev/null || fail "psql: $1"; }
 if serve "$url"; then
-    expect "$port" GET /readyz 200 '{"status":"ready","store":"postgresql"}'
+    expect "$port" GET /readyz 200 '{"status":"ready","store":"postgresql","games":0}'
     psql "ALTER DATABASE damier_test ALLOW_CONNECTIONS false"
     psql "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = 'damier_test'"
     expect "$port" GET /readyz 503 '{"error":"the postgresql database does not answer"}'
-    expect "$port" GET /healthz 200 '{"status":"up","store":"postgresql"}'
+    expect "$port" GET /healthz 200 '{"status":"up","store":"postgresql","games":0}'
     grep -q 'readyz: database postgresql://postgres@127.0.0.1:[0-9]*/damier_test: cannot reconnect: .*not currently accepting connections' "$tmp/serve.err" ||
         fail "the failed probe's reason is not logged: $(cat "$tmp/serve.err")"
     psql "ALTER DATABASE damier_test ALLOW_CONNECTIONS true"
-    expect "$port" GET /readyz 200 '{"status":"ready","store":"postgresql"}'
+    expect "$port" GET /readyz 200 '{"status":"ready","store":"postgresql","games":0}'
     stop_serve
 fi
 finish

@@ -76,7 +76,7 @@ psql() { command psql -X -q -At "$admin" -c "$1" >/dev/null || fail "psql: $1"; 
 if serve "$url"; then
     expect "$port" GET /readyz 200 '{"status":"ready","store":"postgresql","games":0}'
     psql "ALTER DATABASE damier_test ALLOW_CONNECTIONS false"
-    psql "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = 'damier_test'"
+    psql "SELECT pg_terminate_backend(pid, 10000) FROM pg_stat_activity WHERE datname = 'damier_test'"
     expect "$port" GET /readyz 503 '{"error":"the postgresql database does not answer"}'
     expect "$port" GET /healthz 200 '{"status":"up","store":"postgresql","games":0}'
     grep -q 'readyz: database postgresql://postgres@127.0.0.1:[0-9]*/damier_test: cannot reconnect: .*not currently accepting connections' "$tmp/serve.err" ||

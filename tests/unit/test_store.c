@@ -445,8 +445,9 @@ static void test_pg_connection_errors(void **state)
     expect_open_fails(missing, "no_such_db", real);
 }
 
-/* Ends every connection to the test database but the caller's: the
- * store's.  Run from the database postgres, which stays open when the
+/* Ends every connection to the test database (the store's), waiting
+ * until each has ended, so that the store's next call meets a closed
+ * connection.  Run from the database postgres, which stays open when the
  * test database is closed to new connections. */
 static void kick(void)
 {
@@ -455,7 +456,7 @@ static void kick(void)
     PGconn *c = PQconnectdb(pg_backend.where);
     char sql[512];
     snprintf(sql, sizeof sql,
-             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '%s'",
+             "SELECT pg_terminate_backend(pid, 10000) FROM pg_stat_activity WHERE datname = '%s'",
              PQdb(c));
     PQfinish(c);
     exec_on(postgres, sql);

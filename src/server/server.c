@@ -68,6 +68,11 @@ typedef struct live {
     dm_match *m;
     bool searching;  /* a move or draw job of this game is in the pool      */
     pss *subs;       /* its WebSockets                                     */
+    /* A rematch one seat started once the game ended: its invite, for the
+     * other seat's page (kept in memory only: after a restart the friend
+     * is sent the link again). */
+    char rematch_invite[STORE_ID];
+    int rematch_by;  /* the colour that asked for it                       */
     struct live *next;
 } live;
 
@@ -243,6 +248,10 @@ static json_t *state_json(const live *g, int you)
         takeback >= 0 ? json_string(color_name(takeback)) : json_null(), "counters", counters,
         "seq", (json_int_t)g->rec.seq);
     json_object_set_new(o, "king_moves", king_moves);
+    bool invited = g->rematch_invite[0] && you != 3 && (you & (1 << (g->rematch_by ^ 1)));
+    char join[32];
+    snprintf(join, sizeof join, "/join/%s", g->rematch_invite);
+    json_object_set_new(o, "rematch", invited ? json_string(join) : json_null());
     if (you)
         json_object_set_new(o, "you",
                             json_string(you == 3 ? "both" : color_name(you == 1 ? 0 : 1)));
@@ -812,8 +821,8 @@ static bool may_start_game(pss *p)
 }
 
 /* Registers m as a new game seated as rec says, me the caller's colour,
- * and answers 201 {id, token, side, invite}. */
-static void start_game(pss *p, store_game *rec, int me, dm_match *m)
+ * and answers 201 {id, token, side, invite}; the game, or NULL after a 500. */
+static live *start_game(pss *p, store_game *rec, int me, dm_match *m)
 {
     random_text(rec->id, 8);
     random_text(rec->token[me], 32);
@@ -834,7 +843,7 @@ static void start_game(pss *p, store_game *rec, int me, dm_match *m)
         free(rec->pdn);
         dm_match_free(m);
         respond_error(p, HTTP_STATUS_INTERNAL_SERVER_ERROR, "the game could not be stored");
-        return;
+        return NULL;
     }
     free(rec->pdn);
     rec->pdn = NULL;
@@ -842,7 +851,7 @@ static void start_game(pss *p, store_game *rec, int me, dm_match *m)
     if (!g) {
         dm_match_free(m);
         respond_error(p, HTTP_STATUS_INTERNAL_SERVER_ERROR, "out of memory");
-        return;
+        return NULL;
     }
     json_t *o = json_pack("{s:s, s:s, s:s}", "id", rec->id, "token", rec->token[me], "side",
                           color_name(me));
@@ -853,6 +862,7 @@ static void start_game(pss *p, store_game *rec, int me, dm_match *m)
     }
     schedule(g);
     respond(p, 201, o);
+    return g;
 }
 
 /* POST /api/games */
@@ -960,6 +970,65 @@ static void api_join(pss *p, const char *code)
     respond(p, HTTP_STATUS_OK,
             json_pack("{s:s, s:s, s:s}", "id", g->rec.id, "token", g->rec.token[side], "side",
                       color_name(side)));
+}
+
+static live *game_for(pss *p, const char *id, json_t *body, bool need_seat, int *seats);
+
+/* POST /api/games/{id}/rematch: once the game is over, a new one between
+ * the same seats (the computer at its level, the friend by a new invite,
+ * or the same device), colours changed, from the start, the same clock.
+ * Answers 201 as POST /api/games; the other seat's state then carries the
+ * invite as "rematch". */
+static void api_rematch(pss *p, const char *id, json_t *body)
+{
+    int seats;
+    live *old = game_for(p, id, body, true, &seats);
+    if (!old)
+        return;
+    if (!dm_match_over(old->m)) {
+        respond_error(p, HTTP_STATUS_CONFLICT, "the game is still on: a rematch comes after it");
+        return;
+    }
+    if (old->rematch_invite[0]) {
+        respond_error(p, HTTP_STATUS_CONFLICT, "a rematch has been asked for already");
+        return;
+    }
+    if (!may_start_game(p))
+        return;
+    int mine = seats == 2 ? DM_BLACK : DM_WHITE;
+    store_game rec = {0};
+    rec.opponent = old->rec.opponent;
+    rec.level = old->rec.level;
+    int me = seats == 3 ? DM_WHITE : mine ^ 1;
+    rec.seat[me] = STORE_PERSON;
+    rec.seat[me ^ 1] = rec.opponent == STORE_VS_COMPUTER ? STORE_COMPUTER : STORE_PERSON;
+    snprintf(rec.clock, sizeof rec.clock, "%s", old->rec.clock);
+    dm_match_options o = {0};
+    o.variant = dm_match_variant(old->m);
+    o.rules = dm_game_rules(dm_match_game(old->m));
+    if (dm_match_timed(old->m))
+        o.time = *dm_match_time_control(old->m);
+    seats_from(&rec, me, &o);
+    dm_error err;
+    dm_match *m = dm_match_new(&o, &err);
+    if (!m) {
+        respond_error(p, HTTP_STATUS_INTERNAL_SERVER_ERROR, "%s", err.msg);
+        return;
+    }
+    if (start_game(p, &rec, me, m) && rec.invite[0]) {
+        snprintf(old->rematch_invite, sizeof old->rematch_invite, "%s", rec.invite);
+        old->rematch_by = mine;
+        /* A change the other seat's page must see: a new seq, stored so
+         * that a restart never hands out one already seen. */
+        char serr[256];
+        old->rec.seq++;
+        old->rec.pdn = dm_match_write_pdn(old->m, &err);
+        if (!old->rec.pdn || store_save_game(S.store, &old->rec, -1, serr, sizeof serr) != 0)
+            lwsl_err("game %s: the rematch's seq could not be stored\n", old->rec.id);
+        free(old->rec.pdn);
+        old->rec.pdn = NULL;
+        notify(old);
+    }
 }
 
 /* The game and the seats the caller's token holds; NULL after a 404, or
@@ -1312,7 +1381,8 @@ static int route(pss *p)
     if (p->post) {
         bool known = strcmp(a, "games") == 0 || strcmp(a, "import") == 0 ||
                      strcmp(a, "analysis") == 0 || strncmp(a, "join/", 5) == 0 ||
-                     (id[0] && (strcmp(rest, "/moves") == 0 || strcmp(rest, "/actions") == 0));
+                     (id[0] && (strcmp(rest, "/moves") == 0 || strcmp(rest, "/actions") == 0 ||
+                                strcmp(rest, "/rematch") == 0));
         if (known) {
             json_t *body = body_object(p);
             if (!body)
@@ -1327,6 +1397,8 @@ static int route(pss *p)
                 api_join(p, a + 5);
             else if (strcmp(rest, "/moves") == 0)
                 api_move(p, id, body);
+            else if (strcmp(rest, "/rematch") == 0)
+                api_rematch(p, id, body);
             else
                 api_action(p, id, body);
             json_decref(body);

@@ -201,6 +201,18 @@ test('a friend game in two browsers: invite link, moves both ways, a takeback gr
     await p.waitForSelector('#ended:not([hidden])');
     assert.match(await p.textContent('#ended-text'), /Draw|1-1|1\/2/);
   }
+  // a rematch: White asks, Black's page offers to join it, colours change
+  await a.click('#rematch');
+  await a.waitForURL((u) => u.pathname !== new URL(w.url()).pathname);
+  await waitState(a);
+  await b.waitForSelector('#rematch-offer:not([hidden])');
+  assert.equal(await b.isVisible('#rematch'), false);
+  assert.equal(await w.isVisible('#rematch-offer'), false, 'a spectator is not invited');
+  await b.click('#rematch-join');
+  await b.waitForURL((u) => u.pathname === new URL(a.url()).pathname);
+  await waitState(b);
+  assert.equal((await state(b)).you, 'white');
+  assert.equal((await state(a)).you, 'black');
   for (const p of [a, b, w]) {
     assert.deepEqual(p.errors, []);
     await p.context().close();

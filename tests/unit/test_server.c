@@ -651,6 +651,45 @@ static void test_api(void **state_)
     assert_string_equal(jstr(r.json, "status"), "over");
     assert_string_equal(jstr(r.json, "result"), "1/2-1/2"); /* as Russian writes it */
     reply_free(&r);
+    /* A rematch: the colours changed, the friend told by the old game. */
+    snprintf(path, sizeof path, "/api/games/%s/rematch", id);
+    snprintf(body, sizeof body, "{\"token\":\"%s\"}", black);
+    post(port, path, body, &r);
+    assert_int_equal(r.status, 201);
+    assert_string_equal(jstr(r.json, "side"), "white");
+    char again[16], again_invite[64], again_token[48];
+    snprintf(again, sizeof again, "%s", jstr(r.json, "id"));
+    snprintf(again_token, sizeof again_token, "%s", jstr(r.json, "token"));
+    snprintf(again_invite, sizeof again_invite, "%s", jstr(r.json, "invite"));
+    reply_free(&r);
+    post(port, path, body, &r);
+    expect_error(&r, 409, "a second rematch");
+    snprintf(path, sizeof path, "/api/games/%s?token=%s", id, token);
+    get(port, path, &r);
+    assert_string_equal(jstr(r.json, "rematch"), again_invite);
+    reply_free(&r);
+    snprintf(path, sizeof path, "/api/games/%s?token=%s", id, black);
+    get(port, path, &r);
+    assert_true(json_is_null(json_object_get(r.json, "rematch")));
+    reply_free(&r);
+    state(port, id, &r); /* a spectator never sees the invite */
+    assert_true(json_is_null(json_object_get(r.json, "rematch")));
+    reply_free(&r);
+    snprintf(path, sizeof path, "/api%s", again_invite);
+    post(port, path, "", &r);
+    assert_int_equal(r.status, 200);
+    assert_string_equal(jstr(r.json, "side"), "black");
+    assert_string_equal(jstr(r.json, "id"), again);
+    reply_free(&r);
+    state(port, again, &r);
+    assert_string_equal(jstr(json_object_get(r.json, "clock"), "control"), "5+3");
+    assert_string_equal(jstr(r.json, "variant"), "russian");
+    reply_free(&r);
+    snprintf(path, sizeof path, "/api/games/%s/rematch", again);
+    snprintf(body, sizeof body, "{\"token\":\"%s\"}", again_token);
+    post(port, path, body, &r);
+    expect_error(&r, 409, "a rematch of a game still on");
+
     snprintf(path, sizeof path, "/api/games/%s/pdn", id);
     get(port, path, &r);
     assert_int_equal(r.status, 200);

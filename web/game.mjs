@@ -255,6 +255,7 @@ export class GamePage {
       const who = s.players[s.turn];
       status = who.type === 'computer' ? 'The computer is thinking…' : `Waiting for ${cap(s.turn)}'s move`;
     }
+    if (playing && s.clock && !s.clock.running) status += ' (the clocks start once each side has moved)';
     setText('status', status);
     setText('last-move', s.moves.length ? `Last move: ${s.moves[s.moves.length - 1]} (${cap(other(s.turn))})` : '');
     setText('must-capture', playing && s.must_capture ? `${cap(s.must_capture)}.` : ''); // the server's words: which captures, and why

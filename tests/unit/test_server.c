@@ -1012,6 +1012,12 @@ static void test_restart(void **state_)
     int white_ms = jint(json_object_get(r.json, "clock"), "white_ms");
     reply_free(&r);
     assert_int_equal(action(s.port, fid, black, "offer-draw"), 200);
+    /* A timed friend game one move in: its clocks have not started, and
+     * must not start with the restart. */
+    char hid[16], htok[48];
+    create(s.port, "{\"side\":\"white\",\"opponent\":{\"type\":\"friend\"},\"clock\":\"3+2\"}", hid,
+           htok, NULL);
+    assert_int_equal(move(s.port, hid, htok, "32-28", NULL), 200);
     /* A computer game at a level that thinks for 700 ms: killed before it
      * answers, so its move is still to be made. */
     create(s.port, "{\"side\":\"white\",\"opponent\":{\"type\":\"computer\",\"level\":7}}", cid, ctok,
@@ -1035,6 +1041,12 @@ static void test_restart(void **state_)
     int after = jint(clock, "white_ms");
     if (after > white_ms + 100 || after < white_ms - 5000)
         fail_msg("white had %d ms, has %d after the restart", white_ms, after);
+    reply_free(&r);
+    state(s.port, hid, &r);
+    clock = json_object_get(r.json, "clock");
+    assert_true(json_is_null(json_object_get(clock, "running")));
+    assert_int_equal(jint(clock, "white_ms"), 180000);
+    assert_int_equal(jint(clock, "black_ms"), 180000);
     reply_free(&r);
     assert_int_equal(action(s.port, fid, ftok, "decline-draw"), 200);
     assert_int_equal(move(s.port, fid, ftok, "37-32", NULL), 200);

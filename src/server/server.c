@@ -72,6 +72,7 @@ typedef struct live {
      * other seat's page (kept in memory only: after a restart the friend
      * is sent the link again). */
     char rematch_invite[STORE_ID];
+    char rematch_id[STORE_ID];
     int rematch_by;  /* the colour that asked for it                       */
     struct live *next;
 } live;
@@ -590,6 +591,30 @@ static void revive_cb(void *ctx, store_game *rec)
     }
 }
 
+/* Whether g's rematch invite waits for the friend: only memory keeps it. */
+static bool rematch_waits(const live *g)
+{
+    const live *next = g->rematch_invite[0] ? find_live(g->rematch_id) : NULL;
+    return next && !next->rec.joined && !dm_match_over(next->m);
+}
+
+/* Finished games that nobody watches leave memory: the store keeps them
+ * and find_game reads one back when it is asked for, so memory holds the
+ * unfinished games (at most max_games) and the finished ones looked at. */
+static void forget_finished(void)
+{
+    for (live **link = &S.games; *link;) {
+        live *g = *link;
+        if (dm_match_over(g->m) && !g->subs && !g->searching && !rematch_waits(g)) {
+            *link = g->next;
+            dm_match_free(g->m);
+            free(g);
+        } else {
+            link = &g->next;
+        }
+    }
+}
+
 /* The game id, in memory or brought back from the store; NULL if none. */
 static live *find_game(const char *id)
 {
@@ -1017,6 +1042,7 @@ static void api_rematch(pss *p, const char *id, json_t *body)
     }
     if (start_game(p, &rec, me, m) && rec.invite[0]) {
         snprintf(old->rematch_invite, sizeof old->rematch_invite, "%s", rec.invite);
+        snprintf(old->rematch_id, sizeof old->rematch_id, "%s", rec.id);
         old->rematch_by = mine;
         /* A change the other seat's page must see: a new seq, stored so
          * that a restart never hands out one already seen. */
@@ -1689,7 +1715,8 @@ static void wake(void *ctx)
     lws_cancel_service(ctx);
 }
 
-/* Ends on time the games whose flag fell with nobody acting. */
+/* Ends on time the games whose flag fell with nobody acting; lets the
+ * finished ones nobody watches go from memory. */
 static void tick(lws_sorted_usec_list_t *sul)
 {
     char err[256];
@@ -1700,6 +1727,7 @@ static void tick(lws_sorted_usec_list_t *sul)
         if (dm_match_tick(g->m))
             commit(g, ply0, err, sizeof err);
     }
+    forget_finished();
     lws_sul_schedule(S.ctx, 0, sul, tick, TICK_US);
 }
 

@@ -681,6 +681,16 @@ static void test_api(void **state_)
     assert_string_equal(jstr(r.json, "side"), "black");
     assert_string_equal(jstr(r.json, "id"), again);
     reply_free(&r);
+    /* Its invite used, the finished game leaves memory (nobody watches it)
+     * and is read back from the store, whole, when asked for. */
+    pause_ms(500);
+    snprintf(path, sizeof path, "/api/games/%s?token=%s", id, token);
+    get(port, path, &r);
+    assert_true(json_is_null(json_object_get(r.json, "rematch")));
+    assert_string_equal(jstr(r.json, "result"), "1/2-1/2");
+    assert_string_equal(jstr(r.json, "you"), "white");
+    assert_int_equal(jint(r.json, "ply"), 2);
+    reply_free(&r);
     state(port, again, &r);
     assert_string_equal(jstr(json_object_get(r.json, "clock"), "control"), "5+3");
     assert_string_equal(jstr(r.json, "variant"), "russian");

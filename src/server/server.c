@@ -67,6 +67,11 @@ typedef struct live {
     store_game rec;  /* rec.pdn stays NULL in memory: written at each save */
     dm_match *m;
     bool searching;  /* a move or draw job of this game is in the pool      */
+    /* The computer's move found while a draw was offered to it: played as
+     * soon as the offer is answered, if nothing else happened meanwhile. */
+    bool kept;
+    dm_move kept_move;
+    uint64_t kept_after; /* the seq its search started from                 */
     pss *subs;       /* its WebSockets                                     */
     /* A rematch one seat started once the game ended: its invite, for the
      * other seat's page (kept in memory only: after a restart the friend
@@ -451,11 +456,26 @@ static int commit(live *g, int ply0, char *err, size_t errsize)
     return rc;
 }
 
+/* Whether only draw offers and their answers happened in m after seq
+ * after: a move found in the position of then is still the move. */
+static bool only_offers_since(const dm_match *m, uint64_t after)
+{
+    dm_match_event ev[DM_MATCH_EVENTS];
+    int n = dm_match_events(m, after, ev, DM_MATCH_EVENTS);
+    if ((uint64_t)n != dm_match_seq(m) - after)
+        return false; /* more than the ring holds */
+    for (int i = 0; i < n; i++)
+        if (ev[i].kind != DM_EVENT_DRAW_OFFERED && ev[i].kind != DM_EVENT_DRAW_DECLINED)
+            return false;
+    return true;
+}
+
 /* Gives the computer of g what it must think about: its answer to a draw
  * offered to it, first and whoever is to move (a move of its own would
  * let the offer lapse unanswered), else its move.  One job per game at a
- * time: an offer made while it searches its move voids that search (the
- * seq moved), and the offer is judged when the search ends. */
+ * time: an offer made while it searches its move is judged when that
+ * search ends, and the move found is kept and played once the offer is
+ * declined (so offers cost the computer no second search, nor its clock). */
 static void schedule(live *g)
 {
     dm_match *m = g->m;
@@ -470,6 +490,21 @@ static void schedule(live *g)
     } else if (g->rec.seat[turn] == STORE_COMPUTER) {
         kind = POOL_MOVE;
         computer = turn;
+        bool play_kept = g->kept && only_offers_since(m, g->kept_after);
+        g->kept = false;
+        if (play_kept) {
+            uint64_t seq0 = dm_match_seq(m);
+            int ply0 = dm_match_ply(m);
+            dm_error perr;
+            /* Played, or refused by a flag that fell meanwhile: either is
+             * a change to store. */
+            if (dm_match_play(m, (enum dm_color)turn, &g->kept_move, &perr) == 0 ||
+                dm_match_seq(m) != seq0) {
+                char err[256];
+                commit(g, ply0, err, sizeof err);
+                return;
+            }
+        }
     } else {
         return;
     }
@@ -513,6 +548,10 @@ static void game_job_done(pool_job *job)
         }
     } else if (job->rc != 0) {
         lwsl_err("game %s: search: %s\n", g->rec.id, job->err.msg);
+    } else if (job->kind == POOL_MOVE && only_offers_since(g->m, job->snap.seq)) {
+        g->kept = true;
+        g->kept_move = job->move;
+        g->kept_after = job->snap.seq;
     }
     schedule(g);
 }

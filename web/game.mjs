@@ -255,6 +255,7 @@ export class GamePage {
       const who = s.players[s.turn];
       status = who.type === 'computer' ? 'The computer is thinking…' : `Waiting for ${cap(s.turn)}'s move`;
     }
+    if (playing && s.clock && !s.clock.running) status += ' (the clocks start once each side has moved)';
     setText('status', status);
     setText('last-move', s.moves.length ? `Last move: ${s.moves[s.moves.length - 1]} (${cap(other(s.turn))})` : '');
     setText('must-capture', playing && s.must_capture ? `${cap(s.must_capture)}.` : ''); // the server's words: which captures, and why
@@ -292,7 +293,9 @@ export class GamePage {
     $('ended').hidden = playing;
     if (!playing) {
       $('ended-text').textContent = this.endText();
-      $('rematch').hidden = !this.token;
+      $('rematch').hidden = !this.token || !!s.rematch;
+      $('rematch-offer').hidden = !s.rematch;
+      if (s.rematch) $('rematch-join').href = s.rematch;
     }
     $('pdn-download').href = api.pdnUrl(this.id);
     $('pdn-download').setAttribute('download', `damier-${this.id}.pdn`);
@@ -526,19 +529,14 @@ export class GamePage {
     }
   }
 
+  // rematch(): the server starts it (same seats, colours changed); a
+  // friend's page is offered the new invite.
   async rematch() {
     const s = this.state;
-    const me = this.me();
-    const oppSide = this.local() ? null : other(me);
-    const opp = oppSide ? s.players[oppSide] : null;
-    const type = this.local() ? 'local' : opp && opp.type === 'computer' ? 'computer' : 'friend';
-    const req = {
-      variant: s.variant, rules: s.rules, side: this.local() ? 'white' : other(me),
-      opponent: type === 'computer' ? { type, level: opp.level } : { type },
-      clock: s.clock ? s.clock.control : null, fen: null,
-    };
     try {
-      const g = await api.createGame(req);
+      const g = await api.rematch(this.id, this.token);
+      const opp = s.players[other(this.me() || 'white')];
+      const type = this.local() ? 'local' : opp.type === 'computer' ? 'computer' : 'friend';
       store.remember({ id: g.id, token: g.token, side: g.side, variant: s.variant, opponent: type, invite: g.invite || null });
       location.assign(`/game/${g.id}`);
     } catch (e) {

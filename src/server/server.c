@@ -67,7 +67,18 @@ typedef struct live {
     store_game rec;  /* rec.pdn stays NULL in memory: written at each save */
     dm_match *m;
     bool searching;  /* a move or draw job of this game is in the pool      */
+    /* The computer's move found while a draw was offered to it: played as
+     * soon as the offer is answered, if nothing else happened meanwhile. */
+    bool kept;
+    dm_move kept_move;
+    uint64_t kept_after; /* the seq its search started from                 */
     pss *subs;       /* its WebSockets                                     */
+    /* A rematch one seat started once the game ended: its invite, for the
+     * other seat's page (kept in memory only: after a restart the friend
+     * is sent the link again). */
+    char rematch_invite[STORE_ID];
+    char rematch_id[STORE_ID];
+    int rematch_by;  /* the colour that asked for it                       */
     struct live *next;
 } live;
 
@@ -243,6 +254,10 @@ static json_t *state_json(const live *g, int you)
         takeback >= 0 ? json_string(color_name(takeback)) : json_null(), "counters", counters,
         "seq", (json_int_t)g->rec.seq);
     json_object_set_new(o, "king_moves", king_moves);
+    bool invited = g->rematch_invite[0] && you != 3 && (you & (1 << (g->rematch_by ^ 1)));
+    char join[32];
+    snprintf(join, sizeof join, "/join/%s", g->rematch_invite);
+    json_object_set_new(o, "rematch", invited ? json_string(join) : json_null());
     if (you)
         json_object_set_new(o, "you",
                             json_string(you == 3 ? "both" : color_name(you == 1 ? 0 : 1)));
@@ -441,11 +456,26 @@ static int commit(live *g, int ply0, char *err, size_t errsize)
     return rc;
 }
 
+/* Whether only draw offers and their answers happened in m after seq
+ * after: a move found in the position of then is still the move. */
+static bool only_offers_since(const dm_match *m, uint64_t after)
+{
+    dm_match_event ev[DM_MATCH_EVENTS];
+    int n = dm_match_events(m, after, ev, DM_MATCH_EVENTS);
+    if ((uint64_t)n != dm_match_seq(m) - after)
+        return false; /* more than the ring holds */
+    for (int i = 0; i < n; i++)
+        if (ev[i].kind != DM_EVENT_DRAW_OFFERED && ev[i].kind != DM_EVENT_DRAW_DECLINED)
+            return false;
+    return true;
+}
+
 /* Gives the computer of g what it must think about: its answer to a draw
  * offered to it, first and whoever is to move (a move of its own would
  * let the offer lapse unanswered), else its move.  One job per game at a
- * time: an offer made while it searches its move voids that search (the
- * seq moved), and the offer is judged when the search ends. */
+ * time: an offer made while it searches its move is judged when that
+ * search ends, and the move found is kept and played once the offer is
+ * declined (so offers cost the computer no second search, nor its clock). */
 static void schedule(live *g)
 {
     dm_match *m = g->m;
@@ -460,6 +490,21 @@ static void schedule(live *g)
     } else if (g->rec.seat[turn] == STORE_COMPUTER) {
         kind = POOL_MOVE;
         computer = turn;
+        bool play_kept = g->kept && only_offers_since(m, g->kept_after);
+        g->kept = false;
+        if (play_kept) {
+            uint64_t seq0 = dm_match_seq(m);
+            int ply0 = dm_match_ply(m);
+            dm_error perr;
+            /* Played, or refused by a flag that fell meanwhile: either is
+             * a change to store. */
+            if (dm_match_play(m, (enum dm_color)turn, &g->kept_move, &perr) == 0 ||
+                dm_match_seq(m) != seq0) {
+                char err[256];
+                commit(g, ply0, err, sizeof err);
+                return;
+            }
+        }
     } else {
         return;
     }
@@ -503,6 +548,10 @@ static void game_job_done(pool_job *job)
         }
     } else if (job->rc != 0) {
         lwsl_err("game %s: search: %s\n", g->rec.id, job->err.msg);
+    } else if (job->kind == POOL_MOVE && only_offers_since(g->m, job->snap.seq)) {
+        g->kept = true;
+        g->kept_move = job->move;
+        g->kept_after = job->snap.seq;
     }
     schedule(g);
 }
@@ -578,6 +627,30 @@ static void revive_cb(void *ctx, store_game *rec)
         /* The restart is a change: watchers that saw the old seq re-read. */
         g->rec.seq++;
         schedule(g);
+    }
+}
+
+/* Whether g's rematch invite waits for the friend: only memory keeps it. */
+static bool rematch_waits(const live *g)
+{
+    const live *next = g->rematch_invite[0] ? find_live(g->rematch_id) : NULL;
+    return next && !next->rec.joined && !dm_match_over(next->m);
+}
+
+/* Finished games that nobody watches leave memory: the store keeps them
+ * and find_game reads one back when it is asked for, so memory holds the
+ * unfinished games (at most max_games) and the finished ones looked at. */
+static void forget_finished(void)
+{
+    for (live **link = &S.games; *link;) {
+        live *g = *link;
+        if (dm_match_over(g->m) && !g->subs && !g->searching && !rematch_waits(g)) {
+            *link = g->next;
+            dm_match_free(g->m);
+            free(g);
+        } else {
+            link = &g->next;
+        }
     }
 }
 
@@ -812,8 +885,8 @@ static bool may_start_game(pss *p)
 }
 
 /* Registers m as a new game seated as rec says, me the caller's colour,
- * and answers 201 {id, token, side, invite}. */
-static void start_game(pss *p, store_game *rec, int me, dm_match *m)
+ * and answers 201 {id, token, side, invite}; the game, or NULL after a 500. */
+static live *start_game(pss *p, store_game *rec, int me, dm_match *m)
 {
     random_text(rec->id, 8);
     random_text(rec->token[me], 32);
@@ -834,7 +907,7 @@ static void start_game(pss *p, store_game *rec, int me, dm_match *m)
         free(rec->pdn);
         dm_match_free(m);
         respond_error(p, HTTP_STATUS_INTERNAL_SERVER_ERROR, "the game could not be stored");
-        return;
+        return NULL;
     }
     free(rec->pdn);
     rec->pdn = NULL;
@@ -842,7 +915,7 @@ static void start_game(pss *p, store_game *rec, int me, dm_match *m)
     if (!g) {
         dm_match_free(m);
         respond_error(p, HTTP_STATUS_INTERNAL_SERVER_ERROR, "out of memory");
-        return;
+        return NULL;
     }
     json_t *o = json_pack("{s:s, s:s, s:s}", "id", rec->id, "token", rec->token[me], "side",
                           color_name(me));
@@ -853,6 +926,7 @@ static void start_game(pss *p, store_game *rec, int me, dm_match *m)
     }
     schedule(g);
     respond(p, 201, o);
+    return g;
 }
 
 /* POST /api/games */
@@ -960,6 +1034,66 @@ static void api_join(pss *p, const char *code)
     respond(p, HTTP_STATUS_OK,
             json_pack("{s:s, s:s, s:s}", "id", g->rec.id, "token", g->rec.token[side], "side",
                       color_name(side)));
+}
+
+static live *game_for(pss *p, const char *id, json_t *body, bool need_seat, int *seats);
+
+/* POST /api/games/{id}/rematch: once the game is over, a new one between
+ * the same seats (the computer at its level, the friend by a new invite,
+ * or the same device), colours changed, from the start, the same clock.
+ * Answers 201 as POST /api/games; the other seat's state then carries the
+ * invite as "rematch". */
+static void api_rematch(pss *p, const char *id, json_t *body)
+{
+    int seats;
+    live *old = game_for(p, id, body, true, &seats);
+    if (!old)
+        return;
+    if (!dm_match_over(old->m)) {
+        respond_error(p, HTTP_STATUS_CONFLICT, "the game is still on: a rematch comes after it");
+        return;
+    }
+    if (old->rematch_invite[0]) {
+        respond_error(p, HTTP_STATUS_CONFLICT, "a rematch has been asked for already");
+        return;
+    }
+    if (!may_start_game(p))
+        return;
+    int mine = seats == 2 ? DM_BLACK : DM_WHITE;
+    store_game rec = {0};
+    rec.opponent = old->rec.opponent;
+    rec.level = old->rec.level;
+    int me = seats == 3 ? DM_WHITE : mine ^ 1;
+    rec.seat[me] = STORE_PERSON;
+    rec.seat[me ^ 1] = rec.opponent == STORE_VS_COMPUTER ? STORE_COMPUTER : STORE_PERSON;
+    snprintf(rec.clock, sizeof rec.clock, "%s", old->rec.clock);
+    dm_match_options o = {0};
+    o.variant = dm_match_variant(old->m);
+    o.rules = dm_game_rules(dm_match_game(old->m));
+    if (dm_match_timed(old->m))
+        o.time = *dm_match_time_control(old->m);
+    seats_from(&rec, me, &o);
+    dm_error err;
+    dm_match *m = dm_match_new(&o, &err);
+    if (!m) {
+        respond_error(p, HTTP_STATUS_INTERNAL_SERVER_ERROR, "%s", err.msg);
+        return;
+    }
+    if (start_game(p, &rec, me, m) && rec.invite[0]) {
+        snprintf(old->rematch_invite, sizeof old->rematch_invite, "%s", rec.invite);
+        snprintf(old->rematch_id, sizeof old->rematch_id, "%s", rec.id);
+        old->rematch_by = mine;
+        /* A change the other seat's page must see: a new seq, stored so
+         * that a restart never hands out one already seen. */
+        char serr[256];
+        old->rec.seq++;
+        old->rec.pdn = dm_match_write_pdn(old->m, &err);
+        if (!old->rec.pdn || store_save_game(S.store, &old->rec, -1, serr, sizeof serr) != 0)
+            lwsl_err("game %s: the rematch's seq could not be stored\n", old->rec.id);
+        free(old->rec.pdn);
+        old->rec.pdn = NULL;
+        notify(old);
+    }
 }
 
 /* The game and the seats the caller's token holds; NULL after a 404, or
@@ -1333,7 +1467,8 @@ static int route(pss *p)
     if (p->post) {
         bool known = strcmp(a, "games") == 0 || strcmp(a, "import") == 0 ||
                      strcmp(a, "analysis") == 0 || strncmp(a, "join/", 5) == 0 ||
-                     (id[0] && (strcmp(rest, "/moves") == 0 || strcmp(rest, "/actions") == 0));
+                     (id[0] && (strcmp(rest, "/moves") == 0 || strcmp(rest, "/actions") == 0 ||
+                                strcmp(rest, "/rematch") == 0));
         if (known) {
             json_t *body = body_object(p);
             if (!body)
@@ -1348,6 +1483,8 @@ static int route(pss *p)
                 api_join(p, a + 5);
             else if (strcmp(rest, "/moves") == 0)
                 api_move(p, id, body);
+            else if (strcmp(rest, "/rematch") == 0)
+                api_rematch(p, id, body);
             else
                 api_action(p, id, body);
             json_decref(body);
@@ -1638,7 +1775,8 @@ static void wake(void *ctx)
     lws_cancel_service(ctx);
 }
 
-/* Ends on time the games whose flag fell with nobody acting. */
+/* Ends on time the games whose flag fell with nobody acting; lets the
+ * finished ones nobody watches go from memory. */
 static void tick(lws_sorted_usec_list_t *sul)
 {
     char err[256];
@@ -1649,6 +1787,7 @@ static void tick(lws_sorted_usec_list_t *sul)
         if (dm_match_tick(g->m))
             commit(g, ply0, err, sizeof err);
     }
+    forget_finished();
     lws_sul_schedule(S.ctx, 0, sul, tick, TICK_US);
 }
 

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 // app.test.mjs - the web app driven as a person would, with clicks and keys
 // in headless chromium, against a `damier serve` of its own: games against
-// the computer on three boards, a friend game in two browsers, reload, a
-// server killed and restarted mid-game, PDN out and in, a capture entered
-// by its final square, read-only watching, and a phone-sized screen.
+// the computer on three boards, resigned, and three played to their end
+// by the rules from an editor FEN (International, Russian, Turkish), a
+// rematch, a friend game in two browsers (with its rematch), reload, a
+// server killed and restarted mid-game, PDN out and in, a reviewed
+// position, a capture entered by its final square with its reason shown,
+// Frisian's king counters, read-only watching, and a phone-sized screen.
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -61,7 +64,9 @@ async function computerGame(variant, name, checks, extra) {
 test('international 10x10 against the computer, resigned at the end', async () => {
   await computerGame('international', 'game-10x10', async (p) => {
     assert.equal(await p.$$eval('#board-wrap .cell-hit', (l) => l.length), 50);
-    assert.match(await p.textContent('#bar-bottom .clock'), /^[45]:[0-5][0-9]$/);
+    assert.match(await p.textContent('#bar-bottom .clock'), /^5:00$/);
+    assert.match(await p.textContent('#status'), /the clocks start once each side has moved/);
+    assert.equal((await state(p)).clock.running, null);
     // a square's number is drawn on the numeric board
     assert.ok(await p.$$eval('#board-wrap text.coord', (l) => l.some((t) => t.textContent === '46')));
   }, async (p) => {
@@ -201,6 +206,18 @@ test('a friend game in two browsers: invite link, moves both ways, a takeback gr
     await p.waitForSelector('#ended:not([hidden])');
     assert.match(await p.textContent('#ended-text'), /Draw|1-1|1\/2/);
   }
+  // a rematch: White asks, Black's page offers to join it, colours change
+  await a.click('#rematch');
+  await a.waitForURL((u) => u.pathname !== new URL(w.url()).pathname);
+  await waitState(a);
+  await b.waitForSelector('#rematch-offer:not([hidden])');
+  assert.equal(await b.isVisible('#rematch'), false);
+  assert.equal(await w.isVisible('#rematch-offer'), false, 'a spectator is not invited');
+  await b.click('#rematch-join');
+  await b.waitForURL((u) => u.pathname === new URL(a.url()).pathname);
+  await waitState(b);
+  assert.equal((await state(b)).you, 'white');
+  assert.equal((await state(a)).you, 'black');
   for (const p of [a, b, w]) {
     assert.deepEqual(p.errors, []);
     await p.context().close();

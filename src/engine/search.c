@@ -48,6 +48,7 @@
 
 #include "base/bits.h"
 #include "engine/engine.h"
+#include "rules/kernel.h"
 #include "rules/rules.h"
 #include "rules/variant.h"
 
@@ -551,6 +552,15 @@ static int search(struct dm_engine *e, const dm_position *pos, int ply, int dept
     if (depth > 0 && tt_cutoff(e, sp->key, ply, depth, alpha, beta, pv_node, &tt_move, &tt_from,
                                &cut))
         return cut;
+    /* At the horizon most nodes need not capture: a kernel tells so, and
+     * whether any move is left, without a list. */
+    if (depth <= 0) {
+        int leaf = kernel_leaf(v, pos);
+        if (leaf == 0)
+            return no_move_score(v, ply);
+        if (leaf == 1 || (leaf == 2 && !e->has_quiet))
+            return eval_position(&e->eval, pos);
+    }
     int base = sp->base;
     dm_move_list *list = base + DM_MAX_MOVES <= e->move_room ? list_at(e, base) : &e->scratch;
     dm_generate(v, pos, list, 0);

@@ -2073,3 +2073,33 @@ uint64_t K_NAME(perft)(const struct kernel_rules *r, const dm_position *pos, int
         return pos->side == DM_WHITE ? kb_count(&x, &p, DM_WHITE) : kb_count(&x, &p, DM_BLACK);
     return pos->side == DM_WHITE ? kb_perft_white(&x, &p, depth) : kb_perft_black(&x, &p, depth);
 }
+
+/* What the search's horizon needs of a position (kernel_leaf): 2 when
+ * color may capture (the move list holds captures only), 1 when it has
+ * quiet moves only, 0 when it has no move.  The tests kb_count makes
+ * before it counts, and no list: a capture exists exactly when a man or a
+ * parachutist has a first jump (kb_man_jumpers) or a king's line meets a
+ * piece it may take (kb_capturing_kings). */
+int K_NAME(leaf)(const struct kernel_rules *r, const dm_position *pos)
+{
+    struct kb_pos p;
+    struct kb_ctx x;
+    kb_load(r, pos, 0, &p, &x);
+    if (K_FIRST_KING && x.first_king_ends && p.kings_bb)
+        return 0;
+    int color = pos->side;
+    if (kb_man_jumpers(&x, &p, color))
+        return 2;
+    K_BB empty = K_ALL & ~(p.side_bb[0] | p.side_bb[1]);
+    if (p.side_bb[color] & p.kings_bb) {
+        K_BB men_take = 1, reach[4];
+        if (kb_capturing_kings(&x, &p, color, &men_take, reach))
+            return 2;
+        K_BB free = kb_free_kings(&x, &p, color);
+        if (kb_step_onto(free, DIR_NE, empty) | kb_step_onto(free, DIR_NW, empty) |
+            kb_step_onto(free, DIR_SE, empty) | kb_step_onto(free, DIR_SW, empty))
+            return 1; /* a king steps to a square next to it */
+    }
+    return color == DM_WHITE ? kb_count_steps(&p, empty, DM_WHITE) != 0
+                             : kb_count_steps(&p, empty, DM_BLACK) != 0;
+}

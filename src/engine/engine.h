@@ -40,6 +40,12 @@ uint64_t tt_key(const struct tt_keys *keys, const dm_position *pos);
 uint64_t tt_key_after(const struct tt_keys *keys, uint64_t key, const dm_position *before,
                       const dm_position *after);
 
+/* The key of the position after m from pos, keyed key, found from the move
+ * alone: right for most moves, wrong for some (Frisian's counters,
+ * parachutists taken, Hawaiian removals); good for a prefetch only. */
+uint64_t tt_key_guess(const struct tt_keys *keys, uint64_t key, const dm_position *pos,
+                      const dm_move *m);
+
 enum tt_bound { TT_NONE = 0, TT_UPPER = 1, TT_LOWER = 2, TT_EXACT = 3 };
 
 #define TT_NO_MOVE 0xFFFF

@@ -593,6 +593,10 @@ static int search(struct dm_engine *e, const dm_position *pos, int ply, int dept
         const dm_move *m = &moves[i];
         dm_position next;
         play(e, pos, ply, m, &next);
+        /* The next move's entry starts loading while this one is searched
+         * (its key guessed from the move: a wrong guess costs a load). */
+        if (k + 1 < count)
+            tt_prefetch(&e->tt, tt_key_guess(&e->keys, sp->key, pos, &moves[next_move(sp, k + 1)]));
         int s;
         if (k == 0) {
             s = -search(e, &next, ply + 1, new_depth, -beta, -alpha);

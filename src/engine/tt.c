@@ -96,6 +96,21 @@ uint64_t tt_key_after(const struct tt_keys *keys, uint64_t key, const dm_positio
     return key ^ counters_key(keys, before) ^ counters_key(keys, after);
 }
 
+uint64_t tt_key_guess(const struct tt_keys *keys, uint64_t key, const dm_position *pos,
+                      const dm_move *m)
+{
+    int c = pos->side;
+    dm_bits from = BIT128(m->from);
+    int kind = (pos->kings & from) ? TT_KING : (pos->paras & from) ? TT_PARA : TT_MAN;
+    int lands = kind == TT_KING || (m->flags & DM_MOVE_PROMOTES) ? TT_KING : TT_MAN;
+    key ^= keys->piece[c][kind][m->from] ^ keys->piece[c][lands][m->to] ^ keys->black_to_move;
+    for (dm_bits b = m->captured_set; b; b &= b - 1) {
+        int cell = ctz128(b);
+        key ^= keys->piece[c ^ 1][(pos->kings & BIT128(cell)) ? TT_KING : TT_MAN][cell];
+    }
+    return key;
+}
+
 uint64_t tt_key(const struct tt_keys *keys, const dm_position *pos)
 {
     uint64_t key = pos->side == DM_BLACK ? keys->black_to_move : 0;

@@ -482,7 +482,13 @@ static void play(struct dm_engine *e, const dm_position *pos, int ply, const dm_
     *next = *pos;
     dm_make_move(e->v, next, m);
     struct search_ply *child = &e->stack[ply + 1];
-    child->key = tt_key_after(&e->keys, e->stack[ply].key, pos, next);
+    child->key = e->v->frisian_king_limit
+                     ? tt_key_after(&e->keys, e->stack[ply].key, pos, next)
+                     : tt_key_move(&e->keys, e->stack[ply].key, pos, m);
+#ifdef SEARCH_CHECK_KEYS
+    if (child->key != tt_key(&e->keys, next))
+        abort();
+#endif
     tt_prefetch(&e->tt, child->key);
     bool reversible = m->njumps == 0 && !(m->flags & (DM_MOVE_REMOVAL | DM_MOVE_PROMOTES)) &&
                       (pos->kings & BIT128(m->from));
@@ -596,7 +602,7 @@ static int search(struct dm_engine *e, const dm_position *pos, int ply, int dept
         /* The next move's entry starts loading while this one is searched
          * (its key guessed from the move: a wrong guess costs a load). */
         if (k + 1 < count)
-            tt_prefetch(&e->tt, tt_key_guess(&e->keys, sp->key, pos, &moves[next_move(sp, k + 1)]));
+            tt_prefetch(&e->tt, tt_key_move(&e->keys, sp->key, pos, &moves[next_move(sp, k + 1)]));
         int s;
         if (k == 0) {
             s = -search(e, &next, ply + 1, new_depth, -beta, -alpha);

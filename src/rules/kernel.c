@@ -215,7 +215,7 @@ int kernel_generate(const struct dm_variant *v, const dm_position *pos, dm_move_
                     unsigned flags)
 {
     if (v->kernel == KERNEL_FULL)
-        return kfull_generate(v, pos, list, flags);
+        return kfull_kernel_at(v->kfull)->generate(v, pos, list, flags);
     struct kernel_rules r;
     rules_of(v, &r);
     return kernels[v->kernel].generate(&r, pos, list, flags);
@@ -224,7 +224,7 @@ int kernel_generate(const struct dm_variant *v, const dm_position *pos, dm_move_
 uint64_t kernel_perft(const struct dm_variant *v, const dm_position *pos, int depth, unsigned flags)
 {
     if (v->kernel == KERNEL_FULL)
-        return kfull_perft(v, pos, depth, flags);
+        return kfull_kernel_at(v->kfull)->perft(v, pos, depth, flags);
     struct kernel_rules r;
     rules_of(v, &r);
     return kernels[v->kernel].perft(&r, pos, depth, flags);
@@ -232,7 +232,9 @@ uint64_t kernel_perft(const struct dm_variant *v, const dm_position *pos, int de
 
 int kernel_leaf(const struct dm_variant *v, const dm_position *pos)
 {
-    if (v->kernel < 0 || v->kernel == KERNEL_FULL)
+    if (v->kernel == KERNEL_FULL)
+        return kfull_kernel_at(v->kfull)->leaf(v, pos);
+    if (v->kernel < 0)
         return -1;
     struct kernel_rules r;
     rules_of(v, &r);

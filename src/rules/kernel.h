@@ -36,7 +36,7 @@ uint64_t kernel_perft(const struct dm_variant *v, const dm_position *pos, int de
 /* What a search's horizon needs of pos, without a move list: 2 when the
  * side to move must capture, 1 when it has quiet moves only, 0 when it has
  * no move (as dm_generate's count and its first move's DM_MOVE_CAPTURE
- * tell); -1 when v has no dark-square kernel (the caller generates). */
+ * tell); -1 when v has no kernel (the caller generates). */
 int kernel_leaf(const struct dm_variant *v, const dm_position *pos);
 
 #endif

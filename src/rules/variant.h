@@ -227,6 +227,7 @@ struct dm_variant {
     dm_position start;           /* start_fen, read once                      */
     int men_per_side;            /* in the start position                     */
     int kernel;                  /* fast kernel serving it, or -1             */
+    int kfull;                   /* kfull_for's kernel, or -1                 */
 };
 
 /* The table, concluded. */

@@ -216,18 +216,14 @@ int kernel_generate(const struct dm_variant *v, const dm_position *pos, dm_move_
 {
     if (v->kernel == KERNEL_FULL)
         return kfull_kernel_at(v->kfull)->generate(v, pos, list, flags);
-    struct kernel_rules r;
-    rules_of(v, &r);
-    return kernels[v->kernel].generate(&r, pos, list, flags);
+    return kernels[v->kernel].generate(&v->krules, pos, list, flags);
 }
 
 uint64_t kernel_perft(const struct dm_variant *v, const dm_position *pos, int depth, unsigned flags)
 {
     if (v->kernel == KERNEL_FULL)
         return kfull_kernel_at(v->kfull)->perft(v, pos, depth, flags);
-    struct kernel_rules r;
-    rules_of(v, &r);
-    return kernels[v->kernel].perft(&r, pos, depth, flags);
+    return kernels[v->kernel].perft(&v->krules, pos, depth, flags);
 }
 
 int kernel_leaf(const struct dm_variant *v, const dm_position *pos)
@@ -236,7 +232,10 @@ int kernel_leaf(const struct dm_variant *v, const dm_position *pos)
         return kfull_kernel_at(v->kfull)->leaf(v, pos);
     if (v->kernel < 0)
         return -1;
-    struct kernel_rules r;
-    rules_of(v, &r);
-    return kernels[v->kernel].leaf(&r, pos);
+    return kernels[v->kernel].leaf(&v->krules, pos);
+}
+
+void kernel_prepare(struct dm_variant *v)
+{
+    rules_of(v, &v->krules);
 }

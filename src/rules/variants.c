@@ -802,6 +802,7 @@ static void variant_conclude(struct dm_variant *v)
     }
     v->kernel = kernel_for(v);
     v->kfull = kfull_for(v);
+    kernel_prepare(v);
 }
 
 static void conclude_all(void)

@@ -40,6 +40,13 @@ uint64_t tt_key(const struct tt_keys *keys, const dm_position *pos);
 uint64_t tt_key_after(const struct tt_keys *keys, uint64_t key, const dm_position *before,
                       const dm_position *after);
 
+/* The key of the position after m (a move of pos, keyed key), found from
+ * the move alone: tt_key_after's value except where Frisian's counters
+ * change (their variant keys by tt_key_after; elsewhere a good guess, for
+ * a prefetch). */
+uint64_t tt_key_move(const struct tt_keys *keys, uint64_t key, const dm_position *pos,
+                     const dm_move *m);
+
 enum tt_bound { TT_NONE = 0, TT_UPPER = 1, TT_LOWER = 2, TT_EXACT = 3 };
 
 #define TT_NO_MOVE 0xFFFF
@@ -114,6 +121,7 @@ struct eval_tables {
     int positional_scale;             /* percent: 0 in giveaway             */
     int runaway_scale;                /* percent: more when a king wins      */
     int8_t progress[2][DM_MAX_CELLS]; /* ranks a man has come from its own back row */
+    dm_bits progress_bit[2][4];       /* cells whose progress has bit b set  */
     int8_t to_go[2][DM_MAX_CELLS];    /* ranks left to its promotion row    */
     dm_bits back_rank[2];             /* each colour's own first row        */
     dm_bits centre;                   /* the central cells                  */

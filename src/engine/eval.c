@@ -124,9 +124,14 @@ void eval_prepare(struct eval_tables *t, const struct dm_variant *v)
             if (up ? r < promo_rank : r > promo_rank)
                 promo_rank = r;
         }
+        for (int b = 0; b < 4; b++)
+            t->progress_bit[c][b] = 0;
         for (int cell = 0; cell < g->ncells; cell++) {
             int r = g->rank_of[cell];
             t->progress[c][cell] = (int8_t)(up ? r : top - r);
+            for (int b = 0; b < 4; b++)
+                if (t->progress[c][cell] & (1 << b))
+                    t->progress_bit[c][b] |= BIT128(cell);
             int left = up ? promo_rank - r : r - promo_rank;
             t->to_go[c][cell] = (int8_t)(v->promo_bb[c] && left > 0 ? left : 0);
         }
@@ -175,10 +180,15 @@ static void side_terms(const struct eval_tables *t, const dm_position *pos, int 
     int pos_score = w->back_rank * popcount128(men & t->back_rank[c]) +
                     w->centre * popcount128(men & t->centre);
     pos_score += w->king_mobility * king_mobility(v, kings, occupied);
+    /* The ranks the men have come, summed bit by bit of each one's count
+     * (at most 11: four bits). */
+    int progress = 0;
+    for (int b = 0; b < 4; b++)
+        progress += popcount128(men & t->progress_bit[c][b]) << b;
+    pos_score += w->advance * progress;
     int run = 0;
     for (dm_bits m = men; m; m &= m - 1) {
         int cell = ctz128(m);
-        pos_score += w->advance * t->progress[c][cell];
         dm_bits cone = t->cone[c][cell];
         if (cone && !(cone & occupied))
             run += w->runaway * (t->ranks - t->to_go[c][cell]) / t->ranks;

@@ -12,8 +12,12 @@
  * quiet moves are searched one ply shallower first.  At depth zero a node
  * whose side must capture keeps searching (quiescence: in draughts a
  * capture is forced, so the position is not quiet until no capture is
- * left); any other returns the static evaluation.  A node with a single
- * legal move does not count towards the depth.
+ * left); any other returns the static evaluation.  Such a node asks the
+ * kernel (kernel_leaf) whether it must capture and has a move at all,
+ * without a move list: most nodes are these leaves.  A node with a single
+ * legal move does not count towards the depth.  A child's key comes from
+ * the move (tt_key_move), and while one move is searched the table entry
+ * of the next starts loading (prefetch).
  *
  * A position that repeats one earlier in the search or in the game scores
  * as a draw; positions are compared by key, and only back to the last
@@ -48,6 +52,7 @@
 
 #include "base/bits.h"
 #include "engine/engine.h"
+#include "rules/kernel.h"
 #include "rules/rules.h"
 #include "rules/variant.h"
 
@@ -214,20 +219,28 @@ void search_set_move_room(dm_engine *e, int room)
 
 /* ---- limits -------------------------------------------------------------- */
 
-/* The deadlines: soft, after which no new iteration starts (an iteration
- * takes several times the one before), and hard, at which the search stops
- * where it is.  With a clock the move gets its share of the time left until
- * more comes, plus most of the increment, never more than a third of what
- * is left (all of it, less a margin, for the last move of a period).  With
- * both a fixed time and a clock, the shorter wins. */
+/* The deadlines: soft, after which no new iteration starts, and hard, at
+ * which the search stops where it is (the root's best so far stands).
+ *
+ * A fixed time per move is time that is lost if not used: the search goes
+ * on to its end (soft = hard), and the root's best of the iteration it
+ * stops in stands if it was searched.  With a clock the move gets its
+ * share of the time left until more comes, plus most of the increment,
+ * never more than a third of what is left (all of it, less a margin, for
+ * the last move of a period); no new iteration starts past 2/5 of it (an
+ * iteration takes several times the one before).  A clock is not used up
+ * as a fixed time is: its margin must absorb what the move costs around
+ * the search, which on a loaded machine is more than a tenth of a short
+ * time (at 0.1 and 0.5 s a move most games were lost on time by either
+ * side).  Tried: a soft limit of 3/5 and a hard one of three shares,
+ * 18-35-24 in 77 games at 6 s + 0.01 s, within error but no better.
+ * With both a fixed time and a clock, the shorter wins. */
 static void plan_time(struct dm_engine *e, int nroot)
 {
     const dm_search_limits *l = &e->lim;
     int64_t hard = 0, soft = 0;
-    if (l->move_time_ms > 0) {
-        hard = l->move_time_ms;
-        soft = hard / 2;
-    }
+    if (l->move_time_ms > 0)
+        hard = soft = l->move_time_ms;
     if (l->time_left_ms > 0) {
         /* A margin for what the move costs around the search: a tenth,
          * at least 20 ms, at most a second. */
@@ -481,7 +494,13 @@ static void play(struct dm_engine *e, const dm_position *pos, int ply, const dm_
     *next = *pos;
     dm_make_move(e->v, next, m);
     struct search_ply *child = &e->stack[ply + 1];
-    child->key = tt_key_after(&e->keys, e->stack[ply].key, pos, next);
+    child->key = e->v->frisian_king_limit
+                     ? tt_key_after(&e->keys, e->stack[ply].key, pos, next)
+                     : tt_key_move(&e->keys, e->stack[ply].key, pos, m);
+#ifdef SEARCH_CHECK_KEYS
+    if (child->key != tt_key(&e->keys, next))
+        abort();
+#endif
     tt_prefetch(&e->tt, child->key);
     bool reversible = m->njumps == 0 && !(m->flags & (DM_MOVE_REMOVAL | DM_MOVE_PROMOTES)) &&
                       (pos->kings & BIT128(m->from));
@@ -551,6 +570,15 @@ static int search(struct dm_engine *e, const dm_position *pos, int ply, int dept
     if (depth > 0 && tt_cutoff(e, sp->key, ply, depth, alpha, beta, pv_node, &tt_move, &tt_from,
                                &cut))
         return cut;
+    /* At the horizon most nodes need not capture: a kernel tells so, and
+     * whether any move is left, without a list. */
+    if (depth <= 0) {
+        int leaf = kernel_leaf(v, pos);
+        if (leaf == 0)
+            return no_move_score(v, ply);
+        if (leaf == 1 || (leaf == 2 && !e->has_quiet))
+            return eval_position(&e->eval, pos);
+    }
     int base = sp->base;
     dm_move_list *list = base + DM_MAX_MOVES <= e->move_room ? list_at(e, base) : &e->scratch;
     dm_generate(v, pos, list, 0);
@@ -583,6 +611,10 @@ static int search(struct dm_engine *e, const dm_position *pos, int ply, int dept
         const dm_move *m = &moves[i];
         dm_position next;
         play(e, pos, ply, m, &next);
+        /* The next move's entry starts loading while this one is searched
+         * (its key guessed from the move: a wrong guess costs a load). */
+        if (k + 1 < count)
+            tt_prefetch(&e->tt, tt_key_move(&e->keys, sp->key, pos, &moves[next_move(sp, k + 1)]));
         int s;
         if (k == 0) {
             s = -search(e, &next, ply + 1, new_depth, -beta, -alpha);

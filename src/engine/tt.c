@@ -96,6 +96,30 @@ uint64_t tt_key_after(const struct tt_keys *keys, uint64_t key, const dm_positio
     return key ^ counters_key(keys, before) ^ counters_key(keys, after);
 }
 
+/* The kind of the piece on the cell bit of pos (one of its pieces). */
+static int kind_at(const dm_position *pos, dm_bits bit)
+{
+    return (pos->kings & bit) ? TT_KING : (pos->paras & bit) ? TT_PARA : TT_MAN;
+}
+
+uint64_t tt_key_move(const struct tt_keys *keys, uint64_t key, const dm_position *pos,
+                     const dm_move *m)
+{
+    /* As dm_make_move: the piece leaves from (Hawaiian: taken off), lands
+     * on to a king if it was one or is crowned, else a man (a parachutist
+     * too), and the captured pieces go. */
+    int c = pos->side, kind = kind_at(pos, BIT128(m->from));
+    key ^= keys->piece[c][kind][m->from] ^ keys->black_to_move;
+    if (!(m->flags & DM_MOVE_REMOVAL))
+        key ^= keys->piece[c][kind == TT_KING || (m->flags & DM_MOVE_PROMOTES) ? TT_KING : TT_MAN]
+                          [m->to];
+    for (dm_bits b = m->captured_set; b; b &= b - 1) {
+        int cell = ctz128(b);
+        key ^= keys->piece[c ^ 1][kind_at(pos, BIT128(cell))][cell];
+    }
+    return key;
+}
+
 uint64_t tt_key(const struct tt_keys *keys, const dm_position *pos)
 {
     uint64_t key = pos->side == DM_BLACK ? keys->black_to_move : 0;

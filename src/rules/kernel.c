@@ -57,22 +57,25 @@ static const struct kernel_entry {
                     unsigned flags);
     uint64_t (*perft)(const struct kernel_rules *r, const dm_position *pos, int depth,
                       unsigned flags);
+    int (*leaf)(const struct kernel_rules *r, const dm_position *pos);
     unsigned man_jumps;
     unsigned options; /* enum kernel_option bits */
 } kernels[] = {
-    [KERNEL_D8_SHORT] = {k_d8_short_generate, k_d8_short_perft, FWD_DIAG_DIRS, 0},
-    [KERNEL_D8_FLY] = {k_d8_fly_generate, k_d8_fly_perft, DIRS_DIAG, 0},
-    [KERNEL_D10_FLY] = {k_d10_fly_generate, k_d10_fly_perft, DIRS_DIAG,
+    [KERNEL_D8_SHORT] = {k_d8_short_generate, k_d8_short_perft, k_d8_short_leaf, FWD_DIAG_DIRS, 0},
+    [KERNEL_D8_FLY] = {k_d8_fly_generate, k_d8_fly_perft, k_d8_fly_leaf, DIRS_DIAG, 0},
+    [KERNEL_D10_FLY] = {k_d10_fly_generate, k_d10_fly_perft, k_d10_fly_leaf, DIRS_DIAG,
                         KOPT_KILLER | KOPT_FIRST_KING},
-    [KERNEL_D10_ORTH] = {k_d10_orth_generate, k_d10_orth_perft, DIRS_ALL, KOPT_KING_LIMIT},
-    [KERNEL_D12_FLY] = {k_d12_fly_generate, k_d12_fly_perft, DIRS_DIAG, 0},
+    [KERNEL_D10_ORTH] = {k_d10_orth_generate, k_d10_orth_perft, k_d10_orth_leaf, DIRS_ALL,
+                         KOPT_KING_LIMIT},
+    [KERNEL_D12_FLY] = {k_d12_fly_generate, k_d12_fly_perft, k_d12_fly_leaf, DIRS_DIAG, 0},
     [KERNEL_D8_FLY_ADJACENT] = {k_d8_fly_adjacent_generate, k_d8_fly_adjacent_perft,
-                                FWD_DIAG_DIRS, 0},
-    [KERNEL_D8_FLY_ONE_WAY] = {k_d8_fly_one_way_generate, k_d8_fly_one_way_perft, FWD_DIAG_DIRS,
-                               KOPT_CZECH},
-    [KERNEL_D8_FLY_PARAS] = {k_d8_fly_paras_generate, k_d8_fly_paras_perft, FWD_DIAG_DIRS,
-                             KOPT_CZECH},
-    [KERNEL_D8_FLY_FWD] = {k_d8_fly_fwd_generate, k_d8_fly_fwd_perft, FWD_DIAG_DIRS, 0},
+                                k_d8_fly_adjacent_leaf, FWD_DIAG_DIRS, 0},
+    [KERNEL_D8_FLY_ONE_WAY] = {k_d8_fly_one_way_generate, k_d8_fly_one_way_perft,
+                               k_d8_fly_one_way_leaf, FWD_DIAG_DIRS, KOPT_CZECH},
+    [KERNEL_D8_FLY_PARAS] = {k_d8_fly_paras_generate, k_d8_fly_paras_perft, k_d8_fly_paras_leaf,
+                             FWD_DIAG_DIRS, KOPT_CZECH},
+    [KERNEL_D8_FLY_FWD] = {k_d8_fly_fwd_generate, k_d8_fly_fwd_perft, k_d8_fly_fwd_leaf,
+                           FWD_DIAG_DIRS, 0},
 };
 
 /* Whether the record's movement is what every kernel body implements: men
@@ -212,17 +215,27 @@ int kernel_generate(const struct dm_variant *v, const dm_position *pos, dm_move_
                     unsigned flags)
 {
     if (v->kernel == KERNEL_FULL)
-        return kfull_generate(v, pos, list, flags);
-    struct kernel_rules r;
-    rules_of(v, &r);
-    return kernels[v->kernel].generate(&r, pos, list, flags);
+        return kfull_kernel_at(v->kfull)->generate(v, pos, list, flags);
+    return kernels[v->kernel].generate(&v->krules, pos, list, flags);
 }
 
 uint64_t kernel_perft(const struct dm_variant *v, const dm_position *pos, int depth, unsigned flags)
 {
     if (v->kernel == KERNEL_FULL)
-        return kfull_perft(v, pos, depth, flags);
-    struct kernel_rules r;
-    rules_of(v, &r);
-    return kernels[v->kernel].perft(&r, pos, depth, flags);
+        return kfull_kernel_at(v->kfull)->perft(v, pos, depth, flags);
+    return kernels[v->kernel].perft(&v->krules, pos, depth, flags);
+}
+
+int kernel_leaf(const struct dm_variant *v, const dm_position *pos)
+{
+    if (v->kernel == KERNEL_FULL)
+        return kfull_kernel_at(v->kfull)->leaf(v, pos);
+    if (v->kernel < 0)
+        return -1;
+    return kernels[v->kernel].leaf(&v->krules, pos);
+}
+
+void kernel_prepare(struct dm_variant *v)
+{
+    rules_of(v, &v->krules);
 }

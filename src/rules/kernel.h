@@ -33,4 +33,14 @@ int kernel_generate(const struct dm_variant *v, const dm_position *pos, dm_move_
 uint64_t kernel_perft(const struct dm_variant *v, const dm_position *pos, int depth,
                       unsigned flags);
 
+/* Keeps in v the rules its kernel reads (v->krules), once its record is
+ * concluded: the kernels read them at every call. */
+void kernel_prepare(struct dm_variant *v);
+
+/* What a search's horizon needs of pos, without a move list: 2 when the
+ * side to move must capture, 1 when it has quiet moves only, 0 when it has
+ * no move (as dm_generate's count and its first move's DM_MOVE_CAPTURE
+ * tell); -1 when v has no kernel (the caller generates). */
+int kernel_leaf(const struct dm_variant *v, const dm_position *pos);
+
 #endif

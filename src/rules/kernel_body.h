@@ -396,19 +396,39 @@ static inline int kb_cell_of_sq(int sq, bool mirrored)
     return row * K_HALF + idx;
 }
 
+/* Cells mirrored left to right within each row of K_HALF (M8, whose rows
+ * are nibbles: two swaps reverse each). */
+static inline dm_bits kb_mirror_rows(dm_bits cells)
+{
+    uint64_t c = (uint64_t)cells;
+    c = ((c & 0x5555555555555555ull) << 1) | ((c >> 1) & 0x5555555555555555ull);
+    c = ((c & 0x3333333333333333ull) << 2) | ((c >> 2) & 0x3333333333333333ull);
+    return c;
+}
+
+/* Cells to squares and back, a pair of rows (2 * K_HALF cells) at a time:
+ * each pair moves up one ghost bit per pair before it.  No loop over the
+ * pieces: a node converts its position once per kernel call. */
+#define K_PAIR_CELLS (2 * K_HALF)
+#define K_PAIR_MASK  ((K_ONE << K_PAIR_CELLS) - 1)
+
 static inline dm_bits kb_cells_of(K_BB b, bool mirrored)
 {
     dm_bits cells = 0;
-    for (; b; b &= b - 1)
-        cells |= BIT128(kb_cell_of_sq(K_CTZ(b), mirrored));
+    K_UNROLL for (int g = 0; g < K_ROWS / 2; g++)
+        cells |= (dm_bits)((b >> (g * (K_PAIR_CELLS + 1))) & K_PAIR_MASK) << (g * K_PAIR_CELLS);
+    if (K_HALF == 4 && mirrored)
+        cells = kb_mirror_rows(cells);
     return cells;
 }
 
 static inline K_BB kb_bb_of(dm_bits cells, bool mirrored)
 {
+    if (K_HALF == 4 && mirrored)
+        cells = kb_mirror_rows(cells);
     K_BB b = 0;
-    for (; cells; cells &= cells - 1)
-        b |= K_ONE << kb_sq_of_cell(ctz128(cells), mirrored);
+    K_UNROLL for (int g = 0; g < K_ROWS / 2; g++)
+        b |= ((K_BB)(cells >> (g * K_PAIR_CELLS)) & K_PAIR_MASK) << (g * (K_PAIR_CELLS + 1));
     return b;
 }
 
@@ -1902,6 +1922,8 @@ static void kb_load(const struct kernel_rules *r, const dm_position *pos, unsign
                     struct kb_pos *p, struct kb_ctx *x)
 {
     bool mirrored = r->mirrored;
+    if (K_HALF != 4 && mirrored)
+        abort(); /* only M8, an 8x8 board, is mirrored (kb_mirror_rows) */
     dm_bits cells = ((dm_bits)1 << K_CELLS) - 1;
     p->side_bb[DM_WHITE] = kb_bb_of(pos->white & cells, mirrored);
     p->side_bb[DM_BLACK] = kb_bb_of(pos->black & cells, mirrored);
@@ -2072,4 +2094,34 @@ uint64_t K_NAME(perft)(const struct kernel_rules *r, const dm_position *pos, int
     if (depth == 1)
         return pos->side == DM_WHITE ? kb_count(&x, &p, DM_WHITE) : kb_count(&x, &p, DM_BLACK);
     return pos->side == DM_WHITE ? kb_perft_white(&x, &p, depth) : kb_perft_black(&x, &p, depth);
+}
+
+/* What the search's horizon needs of a position (kernel_leaf): 2 when
+ * color may capture (the move list holds captures only), 1 when it has
+ * quiet moves only, 0 when it has no move.  The tests kb_count makes
+ * before it counts, and no list: a capture exists exactly when a man or a
+ * parachutist has a first jump (kb_man_jumpers) or a king's line meets a
+ * piece it may take (kb_capturing_kings). */
+int K_NAME(leaf)(const struct kernel_rules *r, const dm_position *pos)
+{
+    struct kb_pos p;
+    struct kb_ctx x;
+    kb_load(r, pos, 0, &p, &x);
+    if (K_FIRST_KING && x.first_king_ends && p.kings_bb)
+        return 0;
+    int color = pos->side;
+    if (kb_man_jumpers(&x, &p, color))
+        return 2;
+    K_BB empty = K_ALL & ~(p.side_bb[0] | p.side_bb[1]);
+    if (p.side_bb[color] & p.kings_bb) {
+        K_BB men_take = 1, reach[4];
+        if (kb_capturing_kings(&x, &p, color, &men_take, reach))
+            return 2;
+        K_BB free = kb_free_kings(&x, &p, color);
+        if (kb_step_onto(free, DIR_NE, empty) | kb_step_onto(free, DIR_NW, empty) |
+            kb_step_onto(free, DIR_SE, empty) | kb_step_onto(free, DIR_SW, empty))
+            return 1; /* a king steps to a square next to it */
+    }
+    return color == DM_WHITE ? kb_count_steps(&p, empty, DM_WHITE) != 0
+                             : kb_count_steps(&p, empty, DM_BLACK) != 0;
 }

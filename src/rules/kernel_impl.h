@@ -37,7 +37,8 @@ struct kernel_rules {
     int name##_generate(const struct kernel_rules *r, const dm_position *pos, dm_move_list *list,  \
                         unsigned flags);                                                           \
     uint64_t name##_perft(const struct kernel_rules *r, const dm_position *pos, int depth,         \
-                          unsigned flags)
+                          unsigned flags);                                                         \
+    int name##_leaf(const struct kernel_rules *r, const dm_position *pos)
 
 KERNEL_DECLARE(k_d8_short);        /* 8x8, short kings: English, Italian, ...       */
 KERNEL_DECLARE(k_d8_fly);          /* 8x8, flying kings: Russian, Brazilian, ...    */

@@ -67,3 +67,14 @@ uint64_t kfull_perft(const struct dm_variant *v, const dm_position *pos, int dep
         return 0;
     return kernels[k]->perft(v, pos, depth, flags);
 }
+
+int kfull_leaf(const struct dm_variant *v, const dm_position *pos)
+{
+    int k = kfull_for(v);
+    return k < 0 ? -1 : kernels[k]->leaf(v, pos);
+}
+
+const struct kfull_kernel *kfull_kernel_at(int k)
+{
+    return kernels[k];
+}

@@ -55,6 +55,7 @@ struct kfull_kernel {
                     unsigned flags);
     uint64_t (*perft)(const struct dm_variant *v, const dm_position *pos, int depth,
                       unsigned flags);
+    int (*leaf)(const struct dm_variant *v, const dm_position *pos);
 };
 
 /* The compiled kernels (kfull_*.c). */
@@ -79,5 +80,12 @@ int kfull_generate(const struct dm_variant *v, const dm_position *pos, dm_move_l
 /* As dm_perft, for a variant with kfull_for(v) >= 0: leaves counted at the
  * last ply without being made.  depth <= 0 counts the root alone. */
 uint64_t kfull_perft(const struct dm_variant *v, const dm_position *pos, int depth, unsigned flags);
+
+/* As kernel_leaf, for a variant with kfull_for(v) >= 0 (-1 otherwise). */
+int kfull_leaf(const struct dm_variant *v, const dm_position *pos);
+
+/* Kernel k of kfull_for: the dispatcher's way in, with the index the
+ * record keeps (v->kfull), so that no call matches the rules again. */
+const struct kfull_kernel *kfull_kernel_at(int k);
 
 #endif

@@ -760,6 +760,24 @@ static uint64_t kf_perft(const struct dm_variant *v, const dm_position *pos, int
     return kf_perft_rec(&p, depth, &ctx);
 }
 
+/* kernel_leaf for these rules: 2 when the moves are captures, 1 quiet
+ * moves (or removals) only, 0 none; kf_count's tests, no list. */
+static int kf_leaf(const struct dm_variant *v, const dm_position *pos)
+{
+    struct kf_ctx ctx;
+    struct kf_pos p;
+    kf_ctx_init(&ctx, v, 0);
+    kf_load(&p, pos);
+    if (KF_OPENING) {
+        int n = kf_removals(&p, &ctx, NULL, NULL);
+        if (n >= 0)
+            return n > 0;
+    }
+    if (KF_STRAIGHT_COUNT ? kf_count_straight(&p, &ctx) != 0 : kf_has_capture(&p, &ctx))
+        return 2;
+    return kf_count_quiet(&p, &ctx) != 0;
+}
+
 static int kf_generate(const struct dm_variant *v, const dm_position *pos, dm_move_list *list,
                        unsigned flags)
 {
@@ -782,6 +800,7 @@ static int kf_generate(const struct dm_variant *v, const dm_position *pos, dm_mo
 
 const struct kfull_kernel KF_NAME = {
     .name = KF_STR(KF_NAME),
+    .leaf = kf_leaf,
     .rules =
         {
             .geometry = KF_GEOMETRY,

@@ -19,6 +19,7 @@
 
 #include "damier/rules.h"
 #include "rules/geometry.h"
+#include "rules/kernel_impl.h"
 
 enum numbering {
     NUM_TOP,       /* 1 = top-left playing square (FMJD, WCDF; FID on M8)       */
@@ -227,6 +228,9 @@ struct dm_variant {
     dm_position start;           /* start_fen, read once                      */
     int men_per_side;            /* in the start position                     */
     int kernel;                  /* fast kernel serving it, or -1             */
+    int kfull;                   /* kfull_for's kernel, or -1                 */
+    struct kernel_rules krules;  /* the record as a dark-square kernel reads
+                                  * it (kernel_prepare), read at every call   */
 };
 
 /* The table, concluded. */

@@ -32,6 +32,7 @@
 
 #include "base/bits.h"
 #include "rules/kernel.h"
+#include "rules/kfull.h"
 
 #pragma GCC diagnostic ignored "-Woverride-init"
 
@@ -800,6 +801,8 @@ static void variant_conclude(struct dm_variant *v)
         v->para_target_bb[DM_BLACK] = g->rank_bb[1];
     }
     v->kernel = kernel_for(v);
+    v->kfull = kfull_for(v);
+    kernel_prepare(v);
 }
 
 static void conclude_all(void)

@@ -279,7 +279,8 @@ static int64_t ticking_clock(void *ctx)
 }
 
 /* The time limits, on the ticking clock: the search stops on time with a
- * legal move, whether the time is fixed or the share of a clock. */
+ * legal move, whether the time is fixed (and then all of it used) or the
+ * share of a clock. */
 static void test_time_limits(void **state)
 {
     (void)state;
@@ -291,15 +292,22 @@ static void test_time_limits(void **state)
     int64_t t = 0;
     dm_search_limits fixed = {.move_time_ms = 40, .now = ticking_clock, .now_ctx = &t};
     dm_search_limits clock = {
-        .time_left_ms = 60000, .increment_ms = 0, .now = ticking_clock, .now_ctx = &t};
-    const dm_search_limits *limits[] = {&fixed, &clock};
-    for (int k = 0; k < 2; k++) {
+        .time_left_ms = 6000, .increment_ms = 0, .now = ticking_clock, .now_ctx = &t};
+    /* The last move of a period: 100 ms less a margin of 20 at most. */
+    dm_search_limits last = {
+        .time_left_ms = 100, .moves_to_go = 1, .now = ticking_clock, .now_ctx = &t};
+    const dm_search_limits *limits[] = {&fixed, &clock, &last};
+    for (int k = 0; k < 3; k++) {
         dm_search_result r;
         assert_int_equal(dm_engine_search(e, v, &pos, NULL, 0, limits[k], &r), 0);
         assert_true(is_legal(v, &pos, &r.best));
         assert_true(r.depth >= 1);
-        /* 60 s with 30 moves to play: at most about 2 s of ticks. */
-        assert_true(r.time_ms <= 2000);
+        /* 6 s with 30 moves to play: a share of 180 ms (6 s less its
+         * tenth, over 30) at most; a fixed 40 ms used up. */
+        int64_t most = k == 0 ? 40 : k == 1 ? 180 : 80;
+        assert_true(r.time_ms <= most + 2);
+        if (k == 0)
+            assert_true(r.time_ms >= most); /* a fixed time used up */
         assert_true(r.nodes <= (uint64_t)(r.time_ms + 2) * 1024);
     }
     dm_engine_free(e);

@@ -9,6 +9,8 @@
  *   - duplicates merged: the same (from, to, captured set, flags, jumps), and
  *     in the same order when no two routes were merged;
  *   - duplicates kept: the same full routes, as multisets.
+ * kernel_leaf must tell, from no list, whether those moves are captures,
+ * quiet moves or none.
  * kernel_perft counts, at depth 1 (the bulk counting path) and to depth 2
  * at every position, to depth 3 every hundredth, what the reference
  * generator gives.  With duplicates kept, perft counts a route once where
@@ -189,6 +191,14 @@ static bool check_position(const dm_variant *v, const dm_position *pos, struct l
 {
     int kn = kernel_generate(v, pos, &l->kernel, 0);
     int rn = refgen_generate(v, pos, &l->ref, 0);
+    /* The horizon's question, answered without a list. */
+    int leaf = kernel_leaf(v, pos);
+    int want = l->ref.count == 0 ? 0 : (l->ref.moves[0].flags & DM_MOVE_CAPTURE) ? 2 : 1;
+    if (leaf != want) {
+        report(v, pos, "kernel_leaf", &l->kernel, &l->ref);
+        printf("  kernel_leaf: %d, expected %d\n", leaf, want);
+        return false;
+    }
     if (kn < 0 || rn < 0) {
         /* Cut at DM_MAX_MOVES: the two lists keep different parts. */
         if (kn >= 0 || rn >= 0) {

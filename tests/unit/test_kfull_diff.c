@@ -23,6 +23,7 @@
 
 #include <time.h>
 
+#include "rules/kernel.h"
 #include "rules/kfull.h"
 #include "rules/refgen.h"
 #include "rules/variant.h"
@@ -80,6 +81,15 @@ static void compare_position(const dm_variant *v, const dm_position *pos, struct
     static dm_move_list ref, fast;
     int counts[MODES] = {0};
 
+    /* The horizon's question, answered without a list. */
+    refgen_generate(v, pos, &ref, 0);
+    int want = ref.count == 0 ? 0 : (ref.moves[0].flags & DM_MOVE_CAPTURE) ? 2 : 1;
+    if (kfull_leaf(v, pos) != want || kernel_leaf(v, pos) != want) {
+        char fen[1024];
+        dm_fen_format(v, pos, fen, sizeof fen);
+        fail_msg("%s: kfull_leaf %d, expected %d at %s", dm_variant_id(v), kfull_leaf(v, pos),
+                 want, fen);
+    }
     for (int k = 0; k < MODES; k++) {
         int rr = refgen_generate(v, pos, &ref, modes[k]);
         int rf = kfull_generate(v, pos, &fast, modes[k]);

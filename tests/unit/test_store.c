@@ -20,11 +20,13 @@
  * is taken over, and its old holder's writes and renewal then fail;
  * renewal keeps leases past their first expiry; release, one and all;
  * the takeable list (unowned, expired, never a finished game, at most
- * max).
+ * max); on PostgreSQL, a take that waits for a write in flight and then
+ * sees it.
  */
 #include "testutil.h"
 
 #include <libpq-fe.h>
+#include <pthread.h>
 #include <sqlite3.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -732,6 +734,60 @@ static void test_pg_lock_wait_bounded(void **state)
     store_close(s);
 }
 
+struct take_job {
+    store *s;
+    const char *id;
+    int rc;
+    char err[512];
+};
+
+static void *take_in_thread(void *arg)
+{
+    struct take_job *job = arg;
+    job->rc = store_lease_take(job->s, job->id, NULL, 0, job->err, sizeof job->err);
+    return NULL;
+}
+
+/* A take that comes while the holder's guarded write is in flight waits
+ * for its commit, and then sees what it wrote: the write's transaction is
+ * played here by hand on a connection of the test's own, as the guard
+ * does it (the lease row locked), while its lease runs out. */
+static void test_pg_take_waits_for_write(void **state)
+{
+    store *a = open_node(state, "node-a", 300), *b = open_node(state, "node-b", 60000);
+    store_game g = sample("inflight");
+    create(a, &g);
+    PGconn *c = PQconnectdb(pg_backend.where);
+    PQclear(PQexec(c, "BEGIN"));
+    PGresult *r = PQexec(c, "SELECT 1 FROM leases WHERE game='inflight' AND node='node-a'"
+                            " AND expires > now() FOR UPDATE");
+    assert_int_equal(PQntuples(r), 1);
+    PQclear(r);
+    sleep_ms(450); /* the lease has expired, the write not yet committed */
+    struct take_job job = {.s = b, .id = "inflight", .rc = 99};
+    pthread_t t;
+    assert_int_equal(pthread_create(&t, NULL, take_in_thread, &job), 0);
+    sleep_ms(300);
+    int rc_while_locked = __atomic_load_n(&job.rc, __ATOMIC_SEQ_CST);
+    r = PQexec(c, "UPDATE games SET seq = 77 WHERE id = 'inflight'");
+    assert_int_equal(PQresultStatus(r), PGRES_COMMAND_OK);
+    PQclear(r);
+    PQclear(PQexec(c, "COMMIT"));
+    PQfinish(c);
+    pthread_join(t, NULL);
+    assert_int_equal(rc_while_locked, 99);
+    if (job.rc != 1)
+        fail_msg("the take after the write: %d %s", job.rc, job.err);
+    store_game got;
+    char err[512];
+    assert_int_equal(store_load_game(b, "inflight", &got, err, sizeof err), 1);
+    assert_true(got.seq == 77);
+    free(got.pdn);
+    expect_refused(a, b, &got);
+    store_close(a);
+    store_close(b);
+}
+
 #define ON(backend, test) {#backend ": " #test, test, fresh, cleanup, &backend##_backend}
 #define BOTH(test) ON(sqlite, test), ON(pg, test)
 
@@ -751,6 +807,7 @@ int main(void)
         ON(pg, test_pg_connection_errors),
         ON(pg, test_pg_connection_lost),
         ON(pg, test_pg_lock_wait_bounded),
+        ON(pg, test_pg_take_waits_for_write),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -94,7 +94,9 @@ int store_append_move(store *s, const store_game *g, int ply, const char *move,
 int store_save_game(store *s, const store_game *g, int keep_plies, char *err, size_t errsize);
 
 /* Calls fn for every game not over, oldest first; g->pdn is freed after
- * the call.  Returns the games loaded, or -1 with err. */
+ * the call.  Returns the games loaded, or -1 with err.  (A node among
+ * several loads only the games whose leases it takes: see
+ * store_lease_takeable.) */
 int store_load_unfinished(store *s, void (*fn)(void *ctx, store_game *g), void *ctx, char *err,
                           size_t errsize);
 /* The game id into *g (g->pdn malloc'ed: the caller frees it): 1 found,

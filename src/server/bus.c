@@ -268,19 +268,29 @@ static redisContext *connect_one(bus *b, char *err, size_t errsize)
     }
     redisSetTimeout(c, tv);
     redisEnableKeepAlive(c);
-    if (b->password[0]) {
-        redisReply *r = b->user[0] ? redisCommand(c, "AUTH %s %s", b->user, b->password)
-                                   : redisCommand(c, "AUTH %s", b->password);
-        bool ok = r && r->type == REDIS_REPLY_STATUS;
-        if (!ok)
-            snprintf(err, errsize, "bus %s: AUTH: %s", b->name,
-                     r && r->type == REDIS_REPLY_ERROR ? r->str : c->errstr);
+    /* A PING after any AUTH: a server that wants a password says so here
+     * (NOAUTH), rather than by a protocol error at SUBSCRIBE. */
+    redisReply *r = NULL;
+    if (b->password[0])
+        r = b->user[0] ? redisCommand(c, "AUTH %s %s", b->user, b->password)
+                       : redisCommand(c, "AUTH %s", b->password);
+    bool ok = !b->password[0] || (r && r->type == REDIS_REPLY_STATUS);
+    const char *what = "AUTH";
+    if (ok) {
         if (r)
             freeReplyObject(r);
-        if (!ok) {
-            redisFree(c);
-            return NULL;
-        }
+        r = redisCommand(c, "PING");
+        ok = r && r->type == REDIS_REPLY_STATUS;
+        what = "PING";
+    }
+    if (!ok)
+        snprintf(err, errsize, "bus %s: %s: %s", b->name, what,
+                 r && r->type == REDIS_REPLY_ERROR ? r->str : c->errstr);
+    if (r)
+        freeReplyObject(r);
+    if (!ok) {
+        redisFree(c);
+        return NULL;
     }
     return c;
 }

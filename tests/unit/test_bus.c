@@ -11,7 +11,8 @@
  * nodes: a message reaches the other, field by field, on the channel its
  * game hashes to (seen by a plain subscriber), never its sender; many
  * games, each game's messages in order; malformed messages dropped and
- * counted, the bus going on; Redis killed: both buses say BUS_DOWN,
+ * counted, the bus going on; passwords (none, a wrong one: refused,
+ * never shown; the default user's, an ACL user's); Redis killed: both buses say BUS_DOWN,
  * publishing fails at once, and once Redis is back both say BUS_UP and
  * messages flow again.
  */
@@ -404,6 +405,85 @@ static void test_malformed_dropped(void **state)
     bus_close(b);
 }
 
+/* A command (hiredis's format) on a connection of the test's own; fails
+ * the test on an error. */
+static void redis_admin(const char *auth, const char *cmd, ...)
+{
+    const char *url = redis_url();
+    redisContext *c = redisConnect("127.0.0.1", atoi(strrchr(url, ':') + 1));
+    assert_true(c && !c->err);
+    if (auth)
+        freeReplyObject(redisCommand(c, "AUTH %s", auth));
+    va_list ap;
+    va_start(ap, cmd);
+    redisReply *r = redisvCommand(c, cmd, ap);
+    va_end(ap);
+    if (!r || r->type == REDIS_REPLY_ERROR)
+        fail_msg("%s: %s", cmd, r ? r->str : c->errstr);
+    freeReplyObject(r);
+    redisFree(c);
+}
+
+/* A URL of the test's server with credentials in it. */
+static void with_auth(const char *userinfo, char *url, size_t size)
+{
+    snprintf(url, size, "redis://%s@%s", userinfo, redis_url() + strlen("redis://"));
+}
+
+static void test_passwords(void **state)
+{
+    (void)state;
+    char url[512], err[512];
+    redis_admin(NULL, "ACL SETUSER node on >n0de%%pw ~* &* +@all");
+    redis_admin(NULL, "CONFIG SET requirepass Wh0le-Secret");
+    /* Without a password, or a wrong one: refused, the password unsaid. */
+    err[0] = '\0';
+    assert_null(bus_open(redis_url(), "node-a", wake, NULL, err, sizeof err));
+    if (!strstr(err, "PING: NOAUTH"))
+        fail_msg("no password: '%s'", err);
+    with_auth(":Wr0ngPw", url, sizeof url);
+    err[0] = '\0';
+    assert_null(bus_open(url, "node-a", wake, NULL, err, sizeof err));
+    if (!strstr(err, "AUTH: WRONGPASS") || strstr(err, "Wr0ngPw"))
+        fail_msg("a wrong password: '%s'", err);
+    /* The default user's password, and a user with one percent-encoded. */
+    with_auth(":Wh0le-Secret", url, sizeof url);
+    bus *a = bus_open(url, "node-a", wake, NULL, err, sizeof err);
+    if (!a)
+        fail_msg("with the password: %s", err);
+    with_auth("node:n0de%25pw", url, sizeof url);
+    bus *b = bus_open(url, "node-b", wake, NULL, err, sizeof err);
+    if (!b)
+        fail_msg("as the user node: %s", err);
+    static struct got ga, gb;
+    forget(&ga);
+    forget(&gb);
+    publish(a, "g1", "move", "{\"auth\": 1}");
+    assert_true(wait_for(a, &ga, b, &gb, second_has, 1, 3000));
+    assert_string_equal(gb.m[0].payload, "{\"auth\":1}");
+    forget(&ga);
+    forget(&gb);
+    bus_close(a);
+    bus_close(b);
+}
+
+/* test_passwords's server as it found it, whatever failed. */
+static int no_passwords(void **state)
+{
+    (void)state;
+    const char *url = getenv("DAMIER_TEST_REDIS");
+    if (!url || !*url)
+        return 0;
+    redisContext *c = redisConnect("127.0.0.1", atoi(strrchr(url, ':') + 1));
+    if (!c || c->err)
+        return -1;
+    freeReplyObject(redisCommand(c, "AUTH %s", "Wh0le-Secret"));
+    freeReplyObject(redisCommand(c, "CONFIG SET requirepass %s", ""));
+    freeReplyObject(redisCommand(c, "ACL DELUSER node"));
+    redisFree(c);
+    return 0;
+}
+
 static void test_redis_restart(void **state)
 {
     (void)state;
@@ -450,6 +530,7 @@ int main(void)
         cmocka_unit_test(test_publish_receive),
         cmocka_unit_test(test_many_games),
         cmocka_unit_test(test_malformed_dropped),
+        cmocka_unit_test_teardown(test_passwords, no_passwords),
         cmocka_unit_test(test_redis_restart),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

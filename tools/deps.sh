@@ -5,13 +5,15 @@
 #   tools/deps.sh check   that and what the tests need (make check)
 # The terminal game needs nothing at run time beyond libc and a terminal;
 # the web server (damier serve, what make run starts) needs libwebsockets,
-# jansson, SQLite and libpq (its PostgreSQL store), and pkg-config to find
-# their flags.  The tests run the PostgreSQL store on a throwaway server of
-# their own (tools/pg-test.sh), hence postgresql in the check set: only its
-# programs are used, never the system's cluster.
+# jansson, SQLite, libpq (its PostgreSQL store) and hiredis (the Redis bus
+# between nodes), and pkg-config to find their flags.  The tests run the
+# PostgreSQL store and the bus on throwaway servers of their own
+# (tools/pg-test.sh, tools/redis-test.sh), hence postgresql and
+# redis-server in the check set: only their programs are used, never the
+# system's cluster or Redis.
 set -e
-run_pkgs="build-essential pkg-config libwebsockets-dev libjansson-dev libsqlite3-dev libpq-dev"
-check_pkgs="$run_pkgs libcmocka-dev tmux postgresql"
+run_pkgs="build-essential pkg-config libwebsockets-dev libjansson-dev libsqlite3-dev libpq-dev libhiredis-dev"
+check_pkgs="$run_pkgs libcmocka-dev tmux postgresql redis-server"
 case ${1:-check} in
 run) pkgs=$run_pkgs ;;
 check) pkgs=$check_pkgs ;;

@@ -6,6 +6,11 @@
  * loopback port 8080, the repository's web/ found beside the binary's
  * build folder (as damier match finds data/).  --db is a file (SQLite) or
  * a postgresql:// URL; store_open tells them apart, so nothing here does.
+ *
+ * --node and --redis (several nodes on one PostgreSQL database, issue 13)
+ * are read and checked here, but the server does not yet run as one of
+ * several nodes (docs/deploy.md): after the checks they are refused, so
+ * that nobody starts two servers on one database believing they share it.
  */
 #include <libgen.h>
 #include <limits.h>
@@ -47,8 +52,50 @@ static int parse_listen(const char *text, char *host, size_t size, int *port)
     return cli_number("serve", "the port of --listen", colon + 1, 0, 65535, port);
 }
 
+/* A node's name as the store takes it (store_set_node): a short word. */
+static bool node_name_ok(const char *name)
+{
+    size_t n = strlen(name);
+    if (n == 0 || n > 63)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-", name[i]))
+            return false;
+    return true;
+}
+
+/* --node and --redis against each other and --db; CLI_OK, or the error
+ * printed and CLI_USAGE. */
+static int check_nodes(const char *node, const char *redis, const char *db)
+{
+    if (!node && !redis)
+        return CLI_OK;
+    if (!node || !redis) {
+        cli_error("serve: --node and --redis go together");
+        return CLI_USAGE;
+    }
+    if (!node_name_ok(node)) {
+        cli_error("serve: --node is 1 to 63 letters, digits, '.', '_' or '-', not '%s'",
+                  cli_quote(node));
+        return CLI_USAGE;
+    }
+    if (strncmp(redis, "redis://", 8) != 0) {
+        cli_error("serve: --redis is a redis://HOST:PORT URL");
+        return CLI_USAGE;
+    }
+    if (strncmp(db, "postgresql://", 13) != 0 && strncmp(db, "postgres://", 11) != 0) {
+        cli_error("serve: --redis needs a postgresql:// --db: the nodes share one database "
+                  "(an SQLite file serves one process)");
+        return CLI_USAGE;
+    }
+    cli_error("serve: several nodes (--node, --redis) are not built yet: run one server per "
+              "database (docs/deploy.md)");
+    return CLI_USAGE;
+}
+
 int cmd_serve(int argc, char **argv)
 {
+    const char *node = NULL, *redis = NULL;
     char host[256] = "127.0.0.1", web[PATH_MAX];
     srv_config c = {.host = host, .port = 8080, .db = "damier.db", .engine_threads = 2};
     default_web(web, sizeof web);
@@ -58,7 +105,8 @@ int cmd_serve(int argc, char **argv)
         bool has_value = i + 1 < argc;
         if (strcmp(a, "--listen") == 0 || strcmp(a, "--db") == 0 ||
             strcmp(a, "--engine-threads") == 0 || strcmp(a, "--web") == 0 ||
-            strcmp(a, "--max-games") == 0 || strcmp(a, "--games-per-minute") == 0) {
+            strcmp(a, "--max-games") == 0 || strcmp(a, "--games-per-minute") == 0 ||
+            strcmp(a, "--node") == 0 || strcmp(a, "--redis") == 0) {
             if (!has_value) {
                 cli_error("serve: %s needs a value", a);
                 return CLI_USAGE;
@@ -73,6 +121,10 @@ int cmd_serve(int argc, char **argv)
                 return CLI_USAGE;
             if (strcmp(a, "--web") == 0)
                 c.web = v;
+            if (strcmp(a, "--node") == 0)
+                node = v;
+            if (strcmp(a, "--redis") == 0)
+                redis = v;
             /* 0 on the command line is "no limit"; the config's 0 is the default. */
             int *limit = strcmp(a, "--max-games") == 0        ? &c.max_games
                          : strcmp(a, "--games-per-minute") == 0 ? &c.games_per_minute
@@ -87,6 +139,9 @@ int cmd_serve(int argc, char **argv)
             return cli_unknown_option("serve", a);
         }
     }
+    int nodes = check_nodes(node, redis, c.db);
+    if (nodes != CLI_OK)
+        return nodes;
     if (access(c.web, R_OK) != 0)
         fprintf(stderr, "damier: serve: no folder '%s': only the API is served\n",
                 cli_quote(c.web));

@@ -215,7 +215,7 @@ static const struct command {
      "  --multipv K        the K best moves, each with its own score and line (1-16)\n" HELP_HELP},
     {"serve", cmd_serve, "the web app: play in the browser, over HTTP and WebSocket",
      "usage: damier serve [--listen ADDR:PORT] [--db FILE|URL] [--engine-threads N] [--web DIR]\n"
-     "                    [--max-games N] [--games-per-minute N]\n"
+     "                    [--max-games N] [--games-per-minute N] [--node NAME --redis URL]\n"
      "\n"
      "Serves the browser app and its API (docs/api.md) until interrupted, and prints\n"
      "where: Damier is at http://127.0.0.1:8080/.  Every game, move, clock reading\n"
@@ -232,6 +232,9 @@ static const struct command {
      "  --engine-threads N  threads searching for the computer players, hints and\n"
      "                     analyses (default 2)\n"
      "  --web DIR          the static files (default: the repository's web/)\n"
+     "  --node NAME --redis URL  one of several nodes on one PostgreSQL database,\n"
+     "                     joined by Redis (redis://HOST:PORT): not built yet, refused\n"
+     "                     after the checks (docs/deploy.md)\n"
      "  --max-games N      unfinished games held at once (default 10000; 0: any);\n"
      "                     a new game past it is refused (503)\n"
      "  --games-per-minute N  new games one address may start in a minute (default\n"

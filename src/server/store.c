@@ -39,6 +39,19 @@ const store_migration store_migrations[] = {
      "CREATE TABLE IF NOT EXISTS moves ("
      " game text NOT NULL REFERENCES games(id), ply integer NOT NULL, move text NOT NULL,"
      " clock_ms bigint, PRIMARY KEY (game, ply));"},
+    {2,
+     /* leases: which node holds a live game, until when by the database's
+      * clock (SQLite: milliseconds since 1970; PostgreSQL: timestamptz).
+      * One row a game rather than a shard: the write guard then locks the
+      * game's own row, a new game is its creator's in the same
+      * transaction, and a dead node's games spread over the nodes that
+      * take them (docs/deploy.md). */
+     "CREATE TABLE leases (game TEXT PRIMARY KEY REFERENCES games(id), node TEXT NOT NULL,"
+     " expires INTEGER NOT NULL);"
+     "CREATE INDEX leases_node ON leases(node);",
+     "CREATE TABLE leases (game text PRIMARY KEY REFERENCES games(id), node text NOT NULL,"
+     " expires timestamptz NOT NULL);"
+     "CREATE INDEX leases_node ON leases(node);"},
 };
 const int store_migration_count = (int)(sizeof store_migrations / sizeof store_migrations[0]);
 
@@ -133,4 +146,87 @@ int store_load_game(store *s, const char *id, store_game *g, char *err, size_t e
 int store_move_count(store *s, const char *id)
 {
     return plausible_id(id) ? s->backend->move_count(s, id) : 0;
+}
+
+/* ---- leases ------------------------------------------------------------- */
+
+#define LEASE_MS_MIN 100
+#define LEASE_MS_MAX (24 * 3600 * 1000)
+
+/* Node names go into log lines and messages between nodes: a short word. */
+static bool plausible_node(const char *node)
+{
+    size_t n = 0;
+    for (; node[n]; n++) {
+        char c = node[n];
+        bool word = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    c == '.' || c == '_' || c == '-';
+        if (!word || n + 1 >= STORE_NODE)
+            return false;
+    }
+    return n > 0;
+}
+
+int store_set_node(store *s, const char *node, int lease_ms, char *err, size_t errsize)
+{
+    if (!node || !plausible_node(node)) {
+        snprintf(err, errsize, "node name: 1 to %d letters, digits, '.', '_' or '-'",
+                 STORE_NODE - 1);
+        return -1;
+    }
+    if (lease_ms < LEASE_MS_MIN || lease_ms > LEASE_MS_MAX) {
+        snprintf(err, errsize, "lease: %d ms is not between %d ms and a day", lease_ms,
+                 LEASE_MS_MIN);
+        return -1;
+    }
+    snprintf(s->node, sizeof s->node, "%s", node);
+    s->lease_ms = lease_ms;
+    return 0;
+}
+
+static bool has_node(const store *s, char *err, size_t errsize)
+{
+    if (s->node[0])
+        return true;
+    snprintf(err, errsize, "database: leases need a node name (store_set_node)");
+    return false;
+}
+
+int store_lease_take(store *s, const char *id, char *holder, size_t holdersize, char *err,
+                     size_t errsize)
+{
+    if (!has_node(s, err, errsize))
+        return -1;
+    if (!plausible_id(id))
+        return bad_id(id, err, errsize);
+    if (holder && holdersize)
+        holder[0] = '\0';
+    return s->backend->lease_take(s, id, holder, holdersize, err, errsize);
+}
+
+int store_lease_renew(store *s, void (*held)(void *ctx, const char *id), void *ctx, char *err,
+                      size_t errsize)
+{
+    if (!has_node(s, err, errsize))
+        return -1;
+    return s->backend->lease_renew(s, held, ctx, err, errsize);
+}
+
+int store_lease_release(store *s, const char *id, char *err, size_t errsize)
+{
+    if (!has_node(s, err, errsize))
+        return -1;
+    if (id && !plausible_id(id))
+        return 0; /* no such game, so no lease of it */
+    return s->backend->lease_release(s, id, err, errsize);
+}
+
+int store_lease_takeable(store *s, int max, void (*fn)(void *ctx, const char *id), void *ctx,
+                         char *err, size_t errsize)
+{
+    if (max < 0) {
+        snprintf(err, errsize, "database: takeable games: max %d < 0", max);
+        return -1;
+    }
+    return s->backend->lease_takeable(s, max, fn, ctx, err, errsize);
 }

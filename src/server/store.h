@@ -23,13 +23,17 @@
  * (tests/unit/test_store.c) runs on both.  A game id that cannot be one
  * (empty, too long, a byte outside printable ASCII) is no game on either.
  *
- * Several nodes (not built yet, docs/deploy.md) fit this shape: a
- * migration adds a table of leases (game, node, expiry by the database's
- * clock); the backend table (store_backend.h) gains take, renew and
- * release; every write checks, in its own transaction, that the writing
- * node still holds the game's lease, so a node that lost it cannot commit;
- * and store_load_unfinished becomes the games whose lease this node takes.
- * Until then one process serves a database.
+ * Several nodes (docs/deploy.md): a store given a node name
+ * (store_set_node) keeps leases, one row a game (game, node, expiry by the
+ * database's clock).  A node holds a game while its lease has not
+ * expired; it takes the lease of a new game in the transaction that
+ * creates it, takes an unowned or expired one (store_lease_take), renews
+ * all of its own in one statement and releases them.  Every write of such
+ * a store checks, in its own transaction and with the lease row locked,
+ * that this node still holds the game, so a node that lost a game can
+ * never commit over the new owner, and a take waits for a write in
+ * flight.  A store without a node name (one process) keeps no leases and
+ * checks none.
  */
 #ifndef DM_SERVER_STORE_H
 #define DM_SERVER_STORE_H
@@ -90,7 +94,9 @@ int store_append_move(store *s, const store_game *g, int ply, const char *move,
 int store_save_game(store *s, const store_game *g, int keep_plies, char *err, size_t errsize);
 
 /* Calls fn for every game not over, oldest first; g->pdn is freed after
- * the call.  Returns the games loaded, or -1 with err. */
+ * the call.  Returns the games loaded, or -1 with err.  (A node among
+ * several loads only the games whose leases it takes: see
+ * store_lease_takeable.) */
 int store_load_unfinished(store *s, void (*fn)(void *ctx, store_game *g), void *ctx, char *err,
                           size_t errsize);
 /* The game id into *g (g->pdn malloc'ed: the caller frees it): 1 found,
@@ -99,5 +105,41 @@ int store_load_game(store *s, const char *id, store_game *g, char *err, size_t e
 /* The moves recorded for id (a test's view of the ledger): their count,
  * or -1 when the database failed. */
 int store_move_count(store *s, const char *id);
+
+/* ---- several nodes: leases --------------------------------------------- */
+
+#define STORE_NODE 64         /* node names, with their '\0'                   */
+#define STORE_NOT_HOLDER (-2) /* a write refused: the node does not hold the game */
+
+/* Makes s the store of the node named node (1-63 bytes of [A-Za-z0-9._-])
+ * whose leases last lease_ms (100 ms to a day) from each take or renewal.
+ * From then on store_create_game takes the new game's lease, and
+ * store_append_move and store_save_game return STORE_NOT_HOLDER (err
+ * saying so) for a game whose lease this node does not hold.  0, or -1
+ * with err. */
+int store_set_node(store *s, const char *node, int lease_ms, char *err, size_t errsize);
+/* Takes the lease of game id for this node: when nobody holds it (no
+ * lease, or an expired one, this node's own among them) or when this
+ * node holds it already (renewed).  1 taken; 0 held by another node,
+ * whose name goes into holder (holdersize bytes; may be NULL); -1 with
+ * err (also for no game id).  The caller loads the game afresh after a
+ * take: whatever it had in memory may be stale. */
+int store_lease_take(store *s, const char *id, char *holder, size_t holdersize, char *err,
+                     size_t errsize);
+/* Renews every lease this node holds, in one statement, and calls held
+ * (may be NULL) with each game's id; a lease that expired first is not
+ * renewed (the game may have been taken: drop it, take it again and load
+ * it).  The count renewed, or -1 with err. */
+int store_lease_renew(store *s, void (*held)(void *ctx, const char *id), void *ctx, char *err,
+                      size_t errsize);
+/* Gives up this node's lease of id (NULL: all of its leases, as a node
+ * that stops does), so another node may take it at once.  0, or -1 with
+ * err; a lease this node does not hold is left alone. */
+int store_lease_release(store *s, const char *id, char *err, size_t errsize);
+/* Calls fn with the id of every unfinished game nobody holds (no lease,
+ * or an expired one), oldest first, at most max of them (0: all).  The
+ * count, or -1 with err. */
+int store_lease_takeable(store *s, int max, void (*fn)(void *ctx, const char *id), void *ctx,
+                         char *err, size_t errsize);
 
 #endif

@@ -25,10 +25,21 @@ typedef struct store_backend {
                            size_t errsize);
     int (*load_game)(store *s, const char *id, store_game *g, char *err, size_t errsize);
     int (*move_count)(store *s, const char *id);
+    int (*lease_take)(store *s, const char *id, char *holder, size_t holdersize, char *err,
+                      size_t errsize);
+    int (*lease_renew)(store *s, void (*held)(void *ctx, const char *id), void *ctx, char *err,
+                       size_t errsize);
+    int (*lease_release)(store *s, const char *id, char *err, size_t errsize);
+    int (*lease_takeable)(store *s, int max, void (*fn)(void *ctx, const char *id), void *ctx,
+                          char *err, size_t errsize);
 } store_backend;
 
+/* node is "" until store_set_node: then writes take and check leases of
+ * lease_ms, and the lease calls are allowed (store.c checks). */
 struct store {
     const store_backend *backend;
+    char node[STORE_NODE];
+    int lease_ms;
 };
 
 store *store_sqlite_open(const char *path, char *err, size_t errsize);

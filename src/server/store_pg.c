@@ -59,6 +59,26 @@ static const struct {
     {"one", "SELECT " COLUMNS " FROM games WHERE id=$1"},
     {"count", "SELECT count(*) FROM moves WHERE game=$1"},
     {"ping", "SELECT coalesce(max(version), 0) FROM schema_version"},
+    /* Leases ($2 the node, $3 the lease in ms).  The guard locks the row,
+     * so a take of the game waits until the write it guards is committed
+     * and then sees that the lease is still held, or finds it expired and
+     * loads what that write left. */
+    {"lease_guard", "SELECT 1 FROM leases WHERE game=$1 AND node=$2 AND expires > now() FOR UPDATE"},
+    {"lease_new", "INSERT INTO leases (game, node, expires)"
+                  " VALUES ($1, $2, now() + $3::float8 * interval '1 millisecond')"},
+    {"lease_take", "INSERT INTO leases (game, node, expires)"
+                   " SELECT id, $2, now() + $3::float8 * interval '1 millisecond' FROM games"
+                   " WHERE id=$1 ON CONFLICT (game) DO UPDATE SET node=EXCLUDED.node,"
+                   " expires=EXCLUDED.expires"
+                   " WHERE leases.node=EXCLUDED.node OR leases.expires <= now() RETURNING node"},
+    {"lease_holder", "SELECT l.node FROM games g LEFT JOIN leases l ON l.game=g.id WHERE g.id=$1"},
+    {"lease_renew", "UPDATE leases SET expires = now() + $2::float8 * interval '1 millisecond'"
+                    " WHERE node=$1 AND expires > now() RETURNING game"},
+    {"lease_release", "DELETE FROM leases WHERE game=$1 AND node=$2"},
+    {"lease_release_all", "DELETE FROM leases WHERE node=$1"},
+    {"lease_takeable", "SELECT g.id FROM games g LEFT JOIN leases l ON l.game=g.id"
+                       " WHERE NOT g.over AND (l.game IS NULL OR l.expires <= now())"
+                       " ORDER BY g.rowid LIMIT $1"},
 };
 
 /* ---- messages ----------------------------------------------------------- */
@@ -411,14 +431,50 @@ static bool update(pg_store *s, const store_game *g, const char *what, char *err
     return rows == 1;
 }
 
+/* Inside a write transaction of a node's store: whether this node holds
+ * the lease of id, its row locked until the transaction ends.  A store of
+ * no node holds every game.  False with err, *lost set when the database
+ * answered that the lease is not held. */
+static bool guard(pg_store *s, const char *id, const char *what, bool *lost, char *err,
+                  size_t errsize)
+{
+    *lost = false;
+    if (!s->base.node[0])
+        return true;
+    const char *values[] = {id, s->base.node};
+    PGresult *r = PQexecPrepared(s->conn, "lease_guard", 2, values, NULL, NULL, 0);
+    bool ok = PQresultStatus(r) == PGRES_TUPLES_OK;
+    if (!ok)
+        set_result_err(err, errsize, s, what, r);
+    else if (PQntuples(r) == 0) {
+        snprintf(err, errsize, "database %s: %s: node %s does not hold the lease of game '%s'",
+                 s->name, what, s->base.node, id);
+        *lost = true;
+        ok = false;
+    }
+    PQclear(r);
+    return ok;
+}
+
+/* The lease in ms as a statement's parameter. */
+static void lease_text(const pg_store *s, char *text, size_t size)
+{
+    snprintf(text, size, "%d", s->base.lease_ms);
+}
+
 static int pg_create_game(store *base, const store_game *g, char *err, size_t errsize)
 {
     pg_store *s = (pg_store *)base;
     game_params p;
     game_values(&p, g);
-    bool ok = begin(s, "create game", err, errsize) &&
-              run(s, "insert", 15, p.values, "create game", err, errsize) == 1;
-    return end(s, ok, "create game", err, errsize) ? 0 : -1;
+    char ms[16];
+    lease_text(s, ms, sizeof ms);
+    const char *lease[] = {g->id, s->base.node, ms};
+    const char *what = "create game";
+    bool ok = begin(s, what, err, errsize) &&
+              run(s, "insert", 15, p.values, what, err, errsize) == 1 &&
+              (!s->base.node[0] || run(s, "lease_new", 3, lease, what, err, errsize) == 1);
+    return end(s, ok, what, err, errsize) ? 0 : -1;
 }
 
 static int pg_append_move(store *base, const store_game *g, int ply, const char *move,
@@ -430,11 +486,13 @@ static int pg_append_move(store *base, const store_game *g, int ply, const char 
     snprintf(clock_text, sizeof clock_text, "%lld", (long long)clock_ms);
     const char *values[] = {g->id, ply_text, move, clock_ms >= 0 ? clock_text : NULL};
     const char *what = "record move";
+    bool lost = false;
     /* The game first: a move of no game is refused by its own message
      * rather than by the foreign key's. */
-    bool ok = begin(s, what, err, errsize) && update(s, g, what, err, errsize) &&
+    bool ok = begin(s, what, err, errsize) && guard(s, g->id, what, &lost, err, errsize) &&
+              update(s, g, what, err, errsize) &&
               run(s, "move", 4, values, what, err, errsize) == 1;
-    return end(s, ok, what, err, errsize) ? 0 : -1;
+    return end(s, ok, what, err, errsize) ? 0 : lost ? STORE_NOT_HOLDER : -1;
 }
 
 static int pg_save_game(store *base, const store_game *g, int keep_plies, char *err,
@@ -445,10 +503,11 @@ static int pg_save_game(store *base, const store_game *g, int keep_plies, char *
     snprintf(keep_text, sizeof keep_text, "%d", keep_plies);
     const char *values[] = {g->id, keep_text};
     const char *what = "save game";
-    bool ok = begin(s, what, err, errsize) &&
+    bool lost = false;
+    bool ok = begin(s, what, err, errsize) && guard(s, g->id, what, &lost, err, errsize) &&
               (keep_plies < 0 || run(s, "drop_moves", 2, values, what, err, errsize) >= 0) &&
               update(s, g, what, err, errsize);
-    return end(s, ok, what, err, errsize) ? 0 : -1;
+    return end(s, ok, what, err, errsize) ? 0 : lost ? STORE_NOT_HOLDER : -1;
 }
 
 static void copy_text(char *dst, size_t size, const PGresult *r, int row, int col)
@@ -520,6 +579,85 @@ static int pg_move_count(store *base, const char *id)
     return n;
 }
 
+/* ---- leases ------------------------------------------------------------- */
+
+/* One statement each, so a take or a renewal that met a broken
+ * connection is tried again on a new one (query): taking a lease twice
+ * for the same node is taking it once. */
+static int pg_lease_take(store *base, const char *id, char *holder, size_t holdersize, char *err,
+                         size_t errsize)
+{
+    pg_store *s = (pg_store *)base;
+    char ms[16];
+    lease_text(s, ms, sizeof ms);
+    const char *values[] = {id, s->base.node, ms};
+    PGresult *r = query(s, "lease_take", 3, values, "take lease", err, errsize);
+    if (!r)
+        return -1;
+    int taken = PQntuples(r) == 1;
+    PQclear(r);
+    if (taken)
+        return 1;
+    /* Not taken: another node holds it, or there is no such game. */
+    r = query(s, "lease_holder", 1, values, "take lease", err, errsize);
+    if (!r)
+        return -1;
+    int rc = 0;
+    if (PQntuples(r) == 0) {
+        snprintf(err, errsize, "database %s: take lease: no game '%s'", s->name, id);
+        rc = -1;
+    } else if (holder && holdersize) {
+        snprintf(holder, holdersize, "%s", PQgetvalue(r, 0, 0));
+    }
+    PQclear(r);
+    return rc;
+}
+
+static int pg_lease_renew(store *base, void (*held)(void *ctx, const char *id), void *ctx,
+                          char *err, size_t errsize)
+{
+    pg_store *s = (pg_store *)base;
+    char ms[16];
+    lease_text(s, ms, sizeof ms);
+    const char *values[] = {s->base.node, ms};
+    PGresult *r = query(s, "lease_renew", 2, values, "renew leases", err, errsize);
+    if (!r)
+        return -1;
+    int n = PQntuples(r);
+    for (int i = 0; held && i < n; i++)
+        held(ctx, PQgetvalue(r, i, 0));
+    PQclear(r);
+    return n;
+}
+
+static int pg_lease_release(store *base, const char *id, char *err, size_t errsize)
+{
+    pg_store *s = (pg_store *)base;
+    const char *values[] = {id ? id : s->base.node, s->base.node};
+    const char *what = "release lease";
+    bool ok = ready(s, err, errsize) &&
+              run(s, id ? "lease_release" : "lease_release_all", id ? 2 : 1, values, what, err,
+                  errsize) >= 0;
+    return ok ? 0 : -1;
+}
+
+static int pg_lease_takeable(store *base, int max, void (*fn)(void *ctx, const char *id),
+                             void *ctx, char *err, size_t errsize)
+{
+    pg_store *s = (pg_store *)base;
+    char limit[16];
+    snprintf(limit, sizeof limit, "%d", max);
+    const char *values[] = {max > 0 ? limit : NULL};
+    PGresult *r = query(s, "lease_takeable", 1, values, "takeable games", err, errsize);
+    if (!r)
+        return -1;
+    int n = PQntuples(r);
+    for (int i = 0; i < n; i++)
+        fn(ctx, PQgetvalue(r, i, 0));
+    PQclear(r);
+    return n;
+}
+
 static const store_backend PG_BACKEND = {
     .kind = "postgresql",
     .close = pg_close,
@@ -530,4 +668,8 @@ static const store_backend PG_BACKEND = {
     .load_unfinished = pg_load_unfinished,
     .load_game = pg_load_game,
     .move_count = pg_move_count,
+    .lease_take = pg_lease_take,
+    .lease_renew = pg_lease_renew,
+    .lease_release = pg_lease_release,
+    .lease_takeable = pg_lease_takeable,
 };

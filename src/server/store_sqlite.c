@@ -21,9 +21,15 @@ typedef struct sqlite_store {
     store base;
     sqlite3 *db;
     sqlite3_stmt *insert, *update, *move, *drop_moves, *unfinished, *one, *count;
+    sqlite3_stmt *lease_guard, *lease_new, *lease_take, *lease_holder, *lease_renew,
+        *lease_release, *lease_release_all, *lease_takeable;
 } sqlite_store;
 
 static const store_backend SQLITE_BACKEND;
+
+/* The database's clock in ms since 1970, as leases keep it: SQLite's
+ * 'now' is the same within one statement. */
+#define NOW_MS "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)"
 
 #define COLUMNS                                                                                  \
     "id, opponent, seat_white, seat_black, level, token_white, token_black, invite, joined,"     \
@@ -44,6 +50,11 @@ static void sqlite_close(store *base)
     sqlite3_finalize(s->unfinished);
     sqlite3_finalize(s->one);
     sqlite3_finalize(s->count);
+    sqlite3_stmt *leases[] = {s->lease_guard,  s->lease_new,     s->lease_take,
+                              s->lease_holder, s->lease_renew,   s->lease_release,
+                              s->lease_release_all, s->lease_takeable};
+    for (size_t i = 0; i < sizeof leases / sizeof leases[0]; i++)
+        sqlite3_finalize(leases[i]);
     sqlite3_close(s->db);
     free(s);
 }
@@ -139,6 +150,24 @@ store *store_sqlite_open(const char *path, char *err, size_t errsize)
         {&s->unfinished, "SELECT " COLUMNS " FROM games WHERE over=0 ORDER BY rowid"},
         {&s->one, "SELECT " COLUMNS " FROM games WHERE id=?1"},
         {&s->count, "SELECT count(*) FROM moves WHERE game=?1"},
+        /* Leases (?2 the node, ?3 the lease in ms), as on PostgreSQL;
+         * BEGIN IMMEDIATE makes the guard and its write one step. */
+        {&s->lease_guard, "SELECT 1 FROM leases WHERE game=?1 AND node=?2 AND expires > " NOW_MS},
+        {&s->lease_new, "INSERT INTO leases (game, node, expires) VALUES (?1, ?2, " NOW_MS " + ?3)"},
+        {&s->lease_take, "INSERT INTO leases (game, node, expires) SELECT id, ?2, " NOW_MS " + ?3"
+                         " FROM games WHERE id=?1 ON CONFLICT (game) DO UPDATE SET"
+                         " node=excluded.node, expires=excluded.expires"
+                         " WHERE leases.node=excluded.node OR leases.expires <= " NOW_MS
+                         " RETURNING node"},
+        {&s->lease_holder, "SELECT l.node FROM games g LEFT JOIN leases l ON l.game=g.id"
+                           " WHERE g.id=?1"},
+        {&s->lease_renew, "UPDATE leases SET expires = " NOW_MS " + ?2 WHERE node=?1 AND"
+                          " expires > " NOW_MS " RETURNING game"},
+        {&s->lease_release, "DELETE FROM leases WHERE game=?1 AND node=?2"},
+        {&s->lease_release_all, "DELETE FROM leases WHERE node=?1"},
+        {&s->lease_takeable, "SELECT g.id FROM games g LEFT JOIN leases l ON l.game=g.id"
+                             " WHERE g.over=0 AND (l.game IS NULL OR l.expires <= " NOW_MS ")"
+                             " ORDER BY g.rowid LIMIT ?1"},
     };
     for (size_t i = 0; i < sizeof st / sizeof st[0]; i++)
         if (sqlite3_prepare_v2(s->db, st[i].sql, -1, st[i].st, NULL) != SQLITE_OK) {
@@ -217,22 +246,57 @@ static bool end(sqlite_store *s, bool ok, bool absent, const store_game *g, cons
     return false;
 }
 
+/* Inside a write transaction of a node's store: whether this node holds
+ * the lease of id (a store of no node holds every game).  *lost when it
+ * does not. */
+static bool guard(sqlite_store *s, const char *id, bool *lost)
+{
+    *lost = false;
+    if (!s->base.node[0])
+        return true;
+    sqlite3_bind_text(s->lease_guard, 1, id, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(s->lease_guard, 2, s->base.node, -1, SQLITE_TRANSIENT);
+    int rc = sqlite3_step(s->lease_guard);
+    sqlite3_reset(s->lease_guard);
+    sqlite3_clear_bindings(s->lease_guard);
+    *lost = rc == SQLITE_DONE;
+    return rc == SQLITE_ROW;
+}
+
+/* The failure of a guarded write: STORE_NOT_HOLDER when the guard refused
+ * it (end rolled back), else -1. */
+static int refused(const sqlite_store *s, bool lost, const store_game *g, const char *what,
+                   char *err, size_t errsize)
+{
+    if (!lost)
+        return -1;
+    snprintf(err, errsize, "database: %s: node %s does not hold the lease of game '%s'", what,
+             s->base.node, g->id);
+    return STORE_NOT_HOLDER;
+}
+
 static int sqlite_create_game(store *base, const store_game *g, char *err, size_t errsize)
 {
     sqlite_store *s = (sqlite_store *)base;
-    bind_game(s->insert, g);
-    if (!run(s->insert)) {
-        set_err(err, errsize, "create game", s->db);
-        return -1;
+    bool ok = begin(s);
+    if (ok) {
+        bind_game(s->insert, g);
+        ok = run(s->insert);
     }
-    return 0;
+    if (ok && s->base.node[0]) {
+        sqlite3_bind_text(s->lease_new, 1, g->id, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(s->lease_new, 2, s->base.node, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int(s->lease_new, 3, s->base.lease_ms);
+        ok = run(s->lease_new);
+    }
+    return end(s, ok, false, g, "create game", err, errsize) ? 0 : -1;
 }
 
 static int sqlite_append_move(store *base, const store_game *g, int ply, const char *move,
                               int64_t clock_ms, char *err, size_t errsize)
 {
     sqlite_store *s = (sqlite_store *)base;
-    bool absent = false, ok = begin(s);
+    bool absent = false, lost = false, ok = begin(s) && guard(s, g->id, &lost);
     if (ok) {
         sqlite3_bind_text(s->move, 1, g->id, -1, SQLITE_TRANSIENT);
         sqlite3_bind_int(s->move, 2, ply);
@@ -243,21 +307,25 @@ static int sqlite_append_move(store *base, const store_game *g, int ply, const c
             sqlite3_bind_null(s->move, 4);
         ok = run(s->move) && run_update(s, g, &absent);
     }
-    return end(s, ok, absent, g, "record move", err, errsize) ? 0 : -1;
+    if (end(s, ok, absent, g, "record move", err, errsize))
+        return 0;
+    return refused(s, lost, g, "record move", err, errsize);
 }
 
 static int sqlite_save_game(store *base, const store_game *g, int keep_plies, char *err,
                             size_t errsize)
 {
     sqlite_store *s = (sqlite_store *)base;
-    bool absent = false, ok = begin(s);
+    bool absent = false, lost = false, ok = begin(s) && guard(s, g->id, &lost);
     if (ok && keep_plies >= 0) {
         sqlite3_bind_text(s->drop_moves, 1, g->id, -1, SQLITE_TRANSIENT);
         sqlite3_bind_int(s->drop_moves, 2, keep_plies);
         ok = run(s->drop_moves);
     }
     ok = ok && run_update(s, g, &absent);
-    return end(s, ok, absent, g, "save game", err, errsize) ? 0 : -1;
+    if (end(s, ok, absent, g, "save game", err, errsize))
+        return 0;
+    return refused(s, lost, g, "save game", err, errsize);
 }
 
 static void copy_text(char *dst, size_t size, sqlite3_stmt *st, int col)
@@ -336,6 +404,87 @@ static int sqlite_move_count(store *base, const char *id)
     return n;
 }
 
+/* ---- leases ------------------------------------------------------------- */
+
+/* Steps st to its end, calling fn (may be NULL) with the first column of
+ * each row; the rows, or -1 with err.  st is reset and unbound. */
+static int each_row(sqlite_store *s, sqlite3_stmt *st, void (*fn)(void *ctx, const char *text),
+                    void *ctx, const char *what, char *err, size_t errsize)
+{
+    int n = 0, rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const unsigned char *t = sqlite3_column_text(st, 0);
+        if (fn)
+            fn(ctx, t ? (const char *)t : "");
+        n++;
+    }
+    if (rc != SQLITE_DONE) {
+        set_err(err, errsize, what, s->db);
+        n = -1;
+    }
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+    return n;
+}
+
+struct holder_text {
+    char *text;
+    size_t size;
+};
+
+static void copy_holder(void *ctx, const char *node)
+{
+    struct holder_text *h = ctx;
+    if (h->text && h->size)
+        snprintf(h->text, h->size, "%s", node);
+}
+
+static int sqlite_lease_take(store *base, const char *id, char *holder, size_t holdersize,
+                             char *err, size_t errsize)
+{
+    sqlite_store *s = (sqlite_store *)base;
+    const char *what = "take lease";
+    sqlite3_bind_text(s->lease_take, 1, id, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(s->lease_take, 2, s->base.node, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int(s->lease_take, 3, s->base.lease_ms);
+    int taken = each_row(s, s->lease_take, NULL, NULL, what, err, errsize);
+    if (taken != 0)
+        return taken < 0 ? -1 : 1;
+    struct holder_text h = {holder, holdersize};
+    sqlite3_bind_text(s->lease_holder, 1, id, -1, SQLITE_TRANSIENT);
+    int games = each_row(s, s->lease_holder, copy_holder, &h, what, err, errsize);
+    if (games == 0)
+        snprintf(err, errsize, "database: %s: no game '%s'", what, id);
+    return games > 0 ? 0 : -1;
+}
+
+static int sqlite_lease_renew(store *base, void (*held)(void *ctx, const char *id), void *ctx,
+                              char *err, size_t errsize)
+{
+    sqlite_store *s = (sqlite_store *)base;
+    sqlite3_bind_text(s->lease_renew, 1, s->base.node, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int(s->lease_renew, 2, s->base.lease_ms);
+    return each_row(s, s->lease_renew, held, ctx, "renew leases", err, errsize);
+}
+
+static int sqlite_lease_release(store *base, const char *id, char *err, size_t errsize)
+{
+    sqlite_store *s = (sqlite_store *)base;
+    sqlite3_stmt *st = id ? s->lease_release : s->lease_release_all;
+    sqlite3_bind_text(st, 1, id ? id : s->base.node, -1, SQLITE_TRANSIENT);
+    if (id)
+        sqlite3_bind_text(st, 2, s->base.node, -1, SQLITE_TRANSIENT);
+    return each_row(s, st, NULL, NULL, "release lease", err, errsize) < 0 ? -1 : 0;
+}
+
+static int sqlite_lease_takeable(store *base, int max, void (*fn)(void *ctx, const char *id),
+                                 void *ctx, char *err, size_t errsize)
+{
+    sqlite_store *s = (sqlite_store *)base;
+    sqlite3_bind_int(s->lease_takeable, 1, max > 0 ? max : -1); /* LIMIT -1: no limit */
+    return each_row(s, s->lease_takeable, fn, ctx, "takeable games", err, errsize);
+}
+
 static const store_backend SQLITE_BACKEND = {
     .kind = "sqlite",
     .close = sqlite_close,
@@ -346,4 +495,8 @@ static const store_backend SQLITE_BACKEND = {
     .load_unfinished = sqlite_load_unfinished,
     .load_game = sqlite_load_game,
     .move_count = sqlite_move_count,
+    .lease_take = sqlite_lease_take,
+    .lease_renew = sqlite_lease_renew,
+    .lease_release = sqlite_lease_release,
+    .lease_takeable = sqlite_lease_takeable,
 };

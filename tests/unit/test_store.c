@@ -14,12 +14,22 @@
  * password (never echoed); a connection ended under the store (reset on
  * the next call; an error while the database refuses, never a crash); a
  * lock that would hold the store (given up after statement_timeout).
+ * Leases, on both, with two stores as two nodes of one database: a new
+ * game is its creator's; the other node can neither take it nor write it
+ * (the write guard, STORE_NOT_HOLDER, nothing changed); an expired lease
+ * is taken over, and its old holder's writes and renewal then fail;
+ * renewal keeps leases past their first expiry; release, one and all;
+ * the takeable list (unowned, expired, never a finished game, at most
+ * max); on PostgreSQL, a take that waits for a write in flight and then
+ * sees it.
  */
 #include "testutil.h"
 
 #include <libpq-fe.h>
+#include <pthread.h>
 #include <sqlite3.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "server/store.h"
@@ -325,6 +335,191 @@ static void test_reopen_and_schema(void **state)
         fail_msg("%s: a newer schema: '%s'", b->name, err);
 }
 
+/* ---- leases: two stores as two nodes ------------------------------------ */
+
+static store *open_node(void **state, const char *node, int lease_ms)
+{
+    store *s = open_store(state);
+    char err[512];
+    if (store_set_node(s, node, lease_ms, err, sizeof err) != 0)
+        fail_msg("store_set_node %s: %s", node, err);
+    return s;
+}
+
+static void sleep_ms(int ms)
+{
+    struct timespec t = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    nanosleep(&t, NULL);
+}
+
+struct ids {
+    int n;
+    char id[8][STORE_ID];
+};
+
+static void collect_id(void *ctx, const char *id)
+{
+    struct ids *ids = ctx;
+    if (ids->n < 8)
+        snprintf(ids->id[ids->n], STORE_ID, "%s", id);
+    ids->n++;
+}
+
+static bool has_id(const struct ids *ids, const char *id)
+{
+    for (int i = 0; i < ids->n && i < 8; i++)
+        if (strcmp(ids->id[i], id) == 0)
+            return true;
+    return false;
+}
+
+/* A write by b of a game a holds: refused, saying why, nothing changed. */
+static void expect_refused(store *b, store *a, store_game *g)
+{
+    char err[512] = "";
+    int moves = store_move_count(a, g->id);
+    store_game stale = *g;
+    stale.seq += 100;
+    assert_int_equal(store_append_move(b, &stale, moves + 1, "99-98", 1, err, sizeof err),
+                     STORE_NOT_HOLDER);
+    if (!strstr(err, "does not hold the lease of game"))
+        fail_msg("a refused write: '%s'", err);
+    err[0] = '\0';
+    assert_int_equal(store_save_game(b, &stale, 0, err, sizeof err), STORE_NOT_HOLDER);
+    assert_non_null(strstr(err, "does not hold the lease of game"));
+    assert_int_equal(store_move_count(a, g->id), moves);
+    store_game got;
+    assert_int_equal(store_load_game(a, g->id, &got, err, sizeof err), 1);
+    assert_true(got.seq == g->seq);
+    free(got.pdn);
+}
+
+static void test_leases_compete(void **state)
+{
+    store *a = open_node(state, "node-a", 60000), *b = open_node(state, "node-b", 60000);
+    char err[512], holder[STORE_NODE];
+    store_game g = sample("g1");
+    create(a, &g);
+    /* Created by a, held by a: b can neither take it nor write it. */
+    assert_int_equal(store_lease_take(b, "g1", holder, sizeof holder, err, sizeof err), 0);
+    assert_string_equal(holder, "node-a");
+    expect_refused(b, a, &g);
+    g.seq++;
+    assert_int_equal(store_append_move(a, &g, 1, "32-28", 1000, err, sizeof err), 0);
+    assert_int_equal(store_lease_take(a, "g1", holder, sizeof holder, err, sizeof err), 1);
+    struct ids ids = {0};
+    assert_int_equal(store_lease_takeable(b, 0, collect_id, &ids, err, sizeof err), 0);
+    /* A game made by a store of no node is nobody's until taken. */
+    store *plain = open_store(state);
+    store_game free_game = sample("g2");
+    create(plain, &free_game);
+    assert_int_equal(store_lease_takeable(b, 0, collect_id, &ids, err, sizeof err), 1);
+    assert_string_equal(ids.id[0], "g2");
+    expect_refused(a, plain, &free_game);
+    assert_int_equal(store_lease_take(b, "g2", holder, sizeof holder, err, sizeof err), 1);
+    assert_int_equal(store_lease_take(a, "g2", holder, sizeof holder, err, sizeof err), 0);
+    assert_string_equal(holder, "node-b");
+    assert_int_equal(store_save_game(b, &free_game, -1, err, sizeof err), 0);
+    /* No game, no lease; a store of no node has none to take. */
+    assert_int_equal(store_lease_take(a, "nosuch", holder, sizeof holder, err, sizeof err), -1);
+    assert_non_null(strstr(err, "no game 'nosuch'"));
+    assert_int_equal(store_lease_take(plain, "g2", holder, sizeof holder, err, sizeof err), -1);
+    assert_non_null(strstr(err, "node name"));
+    /* Names and lease times that cannot be. */
+    assert_int_equal(store_set_node(plain, "", 1000, err, sizeof err), -1);
+    assert_int_equal(store_set_node(plain, "a b", 1000, err, sizeof err), -1);
+    assert_int_equal(store_set_node(plain, "ok", 99, err, sizeof err), -1);
+    store_close(plain);
+    store_close(a);
+    store_close(b);
+}
+
+static void test_leases_expire(void **state)
+{
+    store *a = open_node(state, "node-a", 300), *b = open_node(state, "node-b", 60000);
+    char err[512], holder[STORE_NODE];
+    store_game g = sample("gx");
+    create(a, &g);
+    assert_int_equal(store_lease_take(b, "gx", holder, sizeof holder, err, sizeof err), 0);
+    /* Past its expiry by the database's clock: b takes it over. */
+    sleep_ms(450);
+    struct ids ids = {0};
+    assert_int_equal(store_lease_takeable(b, 0, collect_id, &ids, err, sizeof err), 1);
+    assert_string_equal(ids.id[0], "gx");
+    assert_int_equal(store_lease_take(b, "gx", holder, sizeof holder, err, sizeof err), 1);
+    /* a lost it: its writes and its renewal fail, it cannot take it back. */
+    expect_refused(a, b, &g);
+    ids.n = 0;
+    assert_int_equal(store_lease_renew(a, collect_id, &ids, err, sizeof err), 0);
+    assert_int_equal(ids.n, 0);
+    assert_int_equal(store_lease_take(a, "gx", holder, sizeof holder, err, sizeof err), 0);
+    assert_string_equal(holder, "node-b");
+    g.seq++;
+    assert_int_equal(store_append_move(b, &g, 1, "32-28", 1000, err, sizeof err), 0);
+    /* A lease that expired with nobody taking it is not renewed, but its
+     * old holder may take it again (and must load the game afresh). */
+    store_game h = sample("gy");
+    create(a, &h);
+    sleep_ms(450);
+    assert_int_equal(store_lease_renew(a, NULL, NULL, err, sizeof err), 0);
+    expect_refused(a, b, &h);
+    assert_int_equal(store_lease_take(a, "gy", holder, sizeof holder, err, sizeof err), 1);
+    h.seq++;
+    assert_int_equal(store_save_game(a, &h, -1, err, sizeof err), 0);
+    store_close(a);
+    store_close(b);
+}
+
+static void test_leases_renew_release(void **state)
+{
+    store *a = open_node(state, "node-a", 300), *b = open_node(state, "node-b", 60000);
+    char err[512], holder[STORE_NODE];
+    static const char *const ids3[] = {"r1", "r2", "r3"};
+    for (int i = 0; i < 3; i++) {
+        store_game g = sample(ids3[i]);
+        create(a, &g);
+    }
+    /* Renewed every 100 ms, the 300 ms leases outlive 700 ms. */
+    struct ids ids = {0};
+    for (int i = 0; i < 7; i++) {
+        sleep_ms(100);
+        ids.n = 0;
+        assert_int_equal(store_lease_renew(a, collect_id, &ids, err, sizeof err), 3);
+    }
+    assert_true(has_id(&ids, "r1") && has_id(&ids, "r2") && has_id(&ids, "r3"));
+    assert_int_equal(store_lease_take(b, "r2", holder, sizeof holder, err, sizeof err), 0);
+    assert_int_equal(store_lease_takeable(b, 0, collect_id, &ids, err, sizeof err), 0);
+    /* Released: at once another's. */
+    assert_int_equal(store_lease_release(a, "r2", err, sizeof err), 0);
+    assert_int_equal(store_lease_release(b, "r1", err, sizeof err), 0); /* not b's: kept */
+    ids.n = 0;
+    assert_int_equal(store_lease_takeable(b, 0, collect_id, &ids, err, sizeof err), 1);
+    assert_string_equal(ids.id[0], "r2");
+    assert_int_equal(store_lease_take(b, "r2", holder, sizeof holder, err, sizeof err), 1);
+    assert_int_equal(store_lease_renew(a, NULL, NULL, err, sizeof err), 2);
+    /* A finished game is never takeable; max bounds the list; all of a's
+     * leases released at once, oldest first in the list. */
+    store_game over = sample("r3");
+    over.over = true;
+    assert_int_equal(store_save_game(a, &over, -1, err, sizeof err), 0);
+    assert_int_equal(store_lease_release(a, NULL, err, sizeof err), 0);
+    assert_int_equal(store_lease_renew(a, NULL, NULL, err, sizeof err), 0);
+    ids.n = 0;
+    assert_int_equal(store_lease_takeable(b, 0, collect_id, &ids, err, sizeof err), 1);
+    assert_string_equal(ids.id[0], "r1");
+    store_game r4 = sample("r4");
+    create(a, &r4);
+    assert_int_equal(store_lease_release(a, "r4", err, sizeof err), 0);
+    ids.n = 0;
+    assert_int_equal(store_lease_takeable(b, 1, collect_id, &ids, err, sizeof err), 1);
+    assert_string_equal(ids.id[0], "r1");
+    ids.n = 0;
+    assert_int_equal(store_lease_takeable(b, 0, collect_id, &ids, err, sizeof err), 2);
+    assert_string_equal(ids.id[1], "r4");
+    store_close(a);
+    store_close(b);
+}
+
 /* ---- SQLite only -------------------------------------------------------- */
 
 static void test_sqlite_bad_files(void **state)
@@ -379,7 +574,7 @@ static void test_sqlite_unversioned_file(void **state)
                                         -1, &st, NULL),
                      SQLITE_OK);
     assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-    assert_string_equal((const char *)sqlite3_column_text(st, 0), "1");
+    assert_string_equal((const char *)sqlite3_column_text(st, 0), "1,2");
     sqlite3_finalize(st);
     sqlite3_close(db);
 }
@@ -539,6 +734,60 @@ static void test_pg_lock_wait_bounded(void **state)
     store_close(s);
 }
 
+struct take_job {
+    store *s;
+    const char *id;
+    int rc;
+    char err[512];
+};
+
+static void *take_in_thread(void *arg)
+{
+    struct take_job *job = arg;
+    job->rc = store_lease_take(job->s, job->id, NULL, 0, job->err, sizeof job->err);
+    return NULL;
+}
+
+/* A take that comes while the holder's guarded write is in flight waits
+ * for its commit, and then sees what it wrote: the write's transaction is
+ * played here by hand on a connection of the test's own, as the guard
+ * does it (the lease row locked), while its lease runs out. */
+static void test_pg_take_waits_for_write(void **state)
+{
+    store *a = open_node(state, "node-a", 300), *b = open_node(state, "node-b", 60000);
+    store_game g = sample("inflight");
+    create(a, &g);
+    PGconn *c = PQconnectdb(pg_backend.where);
+    PQclear(PQexec(c, "BEGIN"));
+    PGresult *r = PQexec(c, "SELECT 1 FROM leases WHERE game='inflight' AND node='node-a'"
+                            " AND expires > now() FOR UPDATE");
+    assert_int_equal(PQntuples(r), 1);
+    PQclear(r);
+    sleep_ms(450); /* the lease has expired, the write not yet committed */
+    struct take_job job = {.s = b, .id = "inflight", .rc = 99};
+    pthread_t t;
+    assert_int_equal(pthread_create(&t, NULL, take_in_thread, &job), 0);
+    sleep_ms(300);
+    int rc_while_locked = __atomic_load_n(&job.rc, __ATOMIC_SEQ_CST);
+    r = PQexec(c, "UPDATE games SET seq = 77 WHERE id = 'inflight'");
+    assert_int_equal(PQresultStatus(r), PGRES_COMMAND_OK);
+    PQclear(r);
+    PQclear(PQexec(c, "COMMIT"));
+    PQfinish(c);
+    pthread_join(t, NULL);
+    assert_int_equal(rc_while_locked, 99);
+    if (job.rc != 1)
+        fail_msg("the take after the write: %d %s", job.rc, job.err);
+    store_game got;
+    char err[512];
+    assert_int_equal(store_load_game(b, "inflight", &got, err, sizeof err), 1);
+    assert_true(got.seq == 77);
+    free(got.pdn);
+    expect_refused(a, b, &got);
+    store_close(a);
+    store_close(b);
+}
+
 #define ON(backend, test) {#backend ": " #test, test, fresh, cleanup, &backend##_backend}
 #define BOTH(test) ON(sqlite, test), ON(pg, test)
 
@@ -550,11 +799,15 @@ int main(void)
         BOTH(test_unfinished),
         BOTH(test_absent_and_malformed_ids),
         BOTH(test_reopen_and_schema),
+        BOTH(test_leases_compete),
+        BOTH(test_leases_expire),
+        BOTH(test_leases_renew_release),
         ON(sqlite, test_sqlite_bad_files),
         ON(sqlite, test_sqlite_unversioned_file),
         ON(pg, test_pg_connection_errors),
         ON(pg, test_pg_connection_lost),
         ON(pg, test_pg_lock_wait_bounded),
+        ON(pg, test_pg_take_waits_for_write),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

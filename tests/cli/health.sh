@@ -32,6 +32,9 @@ expect() {
 
 # serve DB: damier serve on DB in the background: $pid and $port.
 serve() {
+    # Emptied here, not by the background job's redirection, which may come
+    # after the first read below and leave it the last server's port.
+    : >"$tmp/serve.out"
     "$DAMIER_BIN" serve --listen 127.0.0.1:0 --db "$1" --web "$tmp/no-web" \
         >"$tmp/serve.out" 2>"$tmp/serve.err" &
     pid=$!

@@ -56,7 +56,8 @@ int cmd_serve(int argc, char **argv)
         const char *a = argv[i];
         bool has_value = i + 1 < argc;
         if (strcmp(a, "--listen") == 0 || strcmp(a, "--db") == 0 ||
-            strcmp(a, "--engine-threads") == 0 || strcmp(a, "--web") == 0) {
+            strcmp(a, "--engine-threads") == 0 || strcmp(a, "--web") == 0 ||
+            strcmp(a, "--max-per-address") == 0) {
             if (!has_value) {
                 cli_error("serve: %s needs a value", a);
                 return CLI_USAGE;
@@ -71,6 +72,12 @@ int cmd_serve(int argc, char **argv)
                 return CLI_USAGE;
             if (strcmp(a, "--web") == 0)
                 c.web = v;
+            if (strcmp(a, "--max-per-address") == 0) {
+                int max;
+                if (cli_number("serve", a, v, 0, 1000000, &max) != 0)
+                    return CLI_USAGE;
+                c.max_per_address = max == 0 ? -1 : max; /* the config's 0 is the default */
+            }
         } else {
             return cli_unknown_option("serve", a);
         }

@@ -215,6 +215,7 @@ static const struct command {
      "  --multipv K        the K best moves, each with its own score and line (1-16)\n" HELP_HELP},
     {"serve", cmd_serve, "the web app: play in the browser, over HTTP and WebSocket",
      "usage: damier serve [--listen ADDR:PORT] [--db PATH] [--engine-threads N] [--web DIR]\n"
+     "                    [--max-per-address N]\n"
      "\n"
      "Serves the browser app and its API (docs/api.md) until interrupted, and prints\n"
      "where: Damier is at http://127.0.0.1:8080/.  Every game, move, clock reading\n"
@@ -227,7 +228,9 @@ static const struct command {
      "  --db PATH          the SQLite database (default damier.db, created if missing)\n"
      "  --engine-threads N  threads searching for the computer players, hints and\n"
      "                     analyses (default 2)\n"
-     "  --web DIR          the static files (default: the repository's web/)\n" HELP_HELP},
+     "  --web DIR          the static files (default: the repository's web/)\n"
+     "  --max-per-address N  connections one client address may hold at once; more\n"
+     "                     are answered 429 (default 64; 0: no limit, for load tests)\n" HELP_HELP},
     {"version", NULL, "print the version", "usage: damier version (or damier --version)\n"},
 };
 

@@ -30,7 +30,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <netinet/in.h>
 
 #include "server/json.h"
 #include "server/pool.h"
@@ -40,6 +42,13 @@
 #define TICK_US (200 * LWS_US_PER_MS)
 #define ANALYSIS_NODES 300000       /* an analysis' default budget           */
 #define ANALYSIS_NODES_MAX 20000000 /* a few seconds at most                 */
+/* A WebSocket message is one frame of at most this (lws' receive buffer,
+ * so a message arrives in one callback); a move or an act is under 200. */
+#define WS_MESSAGE_MAX 4096
+/* A request's headers, and then its body, must arrive within this: a
+ * client that stalls or trickles is closed, and its slot freed. */
+#define REQUEST_SECONDS 10
+#define PEER_BUCKETS 1024
 
 /* The content security policy of every answer: scripts and styles from
  * files of this server only (no inline ones), the WebSocket to it. */
@@ -71,6 +80,7 @@ struct pss {
     size_t body_len;
     bool too_big;
     bool routed;        /* this request has been routed (answered or queued) */
+    lws_usec_t started; /* when the request's headers were read           */
     char *resp;         /* LWS_PRE bytes, then the body                   */
     size_t resp_len;
     int status;
@@ -98,6 +108,8 @@ static struct server {
     char *variants;     /* GET /api/variants, built once                  */
     FILE *urandom;
     lws_sorted_usec_list_t tick;
+    int max_per_address;         /* 0: no limit                            */
+    struct peer *peers[PEER_BUCKETS];
 } S;
 
 /* ---- small helpers ----------------------------------------------------- */
@@ -1330,6 +1342,99 @@ static int ws_writable(pss *p)
     return 0;
 }
 
+/* ---- connections per peer address ---------------------------------------- */
+
+/* The open connections of one address.  An accepted connection points at
+ * its peer (lws' opaque user data of the wsi) from its first callback to
+ * its destruction, so the count is exact whatever way the connection ends. */
+typedef struct peer {
+    unsigned char addr[16]; /* IPv6, or IPv4 mapped into it              */
+    int conns;
+    struct peer *next;
+} peer;
+
+/* The address of socket fd's peer as 16 bytes; false if it has none. */
+static bool peer_address(int fd, unsigned char addr[16])
+{
+    struct sockaddr_storage ss;
+    socklen_t len = sizeof ss;
+    if (fd < 0 || getpeername(fd, (struct sockaddr *)&ss, &len) != 0)
+        return false;
+    memset(addr, 0, 16);
+    if (ss.ss_family == AF_INET) {
+        addr[10] = addr[11] = 0xff;
+        memcpy(addr + 12, &((struct sockaddr_in *)&ss)->sin_addr, 4);
+    } else if (ss.ss_family == AF_INET6) {
+        memcpy(addr, &((struct sockaddr_in6 *)&ss)->sin6_addr, 16);
+    } else {
+        return false;
+    }
+    return true;
+}
+
+static peer **peer_slot(const unsigned char addr[16])
+{
+    uint32_t h = 2166136261u; /* FNV-1a */
+    for (int i = 0; i < 16; i++)
+        h = (h ^ addr[i]) * 16777619u;
+    peer **link = &S.peers[h % PEER_BUCKETS];
+    while (*link && memcmp((*link)->addr, addr, 16) != 0)
+        link = &(*link)->next;
+    return link;
+}
+
+/* A new connection on socket fd, before lws takes it: 0 to take it, -1
+ * (lws closes it) when its address holds max_per_address already; that
+ * client is told so in a complete answer, as nothing of its request has
+ * been read yet. */
+static int peer_admit(int fd)
+{
+    unsigned char addr[16];
+    if (S.max_per_address <= 0 || !peer_address(fd, addr))
+        return 0;
+    peer *known = *peer_slot(addr);
+    if (!known || known->conns < S.max_per_address)
+        return 0;
+    char answer[256];
+    int n = snprintf(answer, sizeof answer,
+                     "HTTP/1.1 429 Too Many Requests\r\ncontent-type: application/json\r\n"
+                     "content-length: %d\r\nconnection: close\r\n\r\n%s",
+                     (int)strlen("{\"error\":\"too many connections from this address\"}"),
+                     "{\"error\":\"too many connections from this address\"}");
+    if (send(fd, answer, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL) == n)
+        shutdown(fd, SHUT_WR);
+    return -1;
+}
+
+/* The connection wsi (just accepted) counted against its address. */
+static void peer_attach(struct lws *wsi)
+{
+    unsigned char addr[16];
+    if (!peer_address(lws_get_socket_fd(wsi), addr))
+        return;
+    peer **link = peer_slot(addr);
+    if (!*link) {
+        if (!(*link = calloc(1, sizeof **link)))
+            return; /* uncounted: the limit is a defence, not a contract */
+        memcpy((*link)->addr, addr, 16);
+    }
+    (*link)->conns++;
+    lws_set_opaque_user_data(wsi, *link);
+}
+
+static void peer_detach(struct lws *wsi)
+{
+    peer *pe = lws_get_opaque_user_data(wsi);
+    if (!pe)
+        return;
+    lws_set_opaque_user_data(wsi, NULL);
+    if (--pe->conns > 0)
+        return;
+    peer **link = peer_slot(pe->addr);
+    *link = pe->next;
+    free(pe);
+}
+
 /* ---- the protocol callback ---------------------------------------------- */
 
 static void forget_request(pss *p)
@@ -1380,9 +1485,22 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
                     size_t len)
 {
     pss *p = user;
+    /* A connection closed before its first request was read (an idle one
+     * timed out, or one that sent half a request) has no state yet. */
+    if (!p && (reason == LWS_CALLBACK_CLOSED_HTTP || reason == LWS_CALLBACK_CLOSED))
+        return 0;
     switch (reason) {
+    case LWS_CALLBACK_FILTER_NETWORK_CONNECTION:
+        return peer_admit((int)(intptr_t)in);
+    case LWS_CALLBACK_SERVER_NEW_CLIENT_INSTANTIATED:
+        peer_attach(wsi);
+        return 0;
+    case LWS_CALLBACK_WSI_DESTROY:
+        peer_detach(wsi);
+        return 0;
     case LWS_CALLBACK_HTTP:
         p->wsi = wsi;
+        p->started = lws_now_usecs();
         p->post = lws_hdr_total_length(wsi, WSI_TOKEN_POST_URI) > 0;
         if (!p->post && lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) <= 0) {
             respond_error(p, HTTP_STATUS_METHOD_NOT_ALLOWED, "only GET and POST");
@@ -1404,6 +1522,9 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     case LWS_CALLBACK_HTTP_BODY:
         if (len == 0) /* an empty body's report: in may be NULL */
             return 0;
+        /* lws' timeout restarts with every piece: a trickle is cut here. */
+        if (lws_now_usecs() - p->started > REQUEST_SECONDS * LWS_US_PER_SEC)
+            return -1;
         if (p->too_big || p->body_len + len > BODY_MAX) {
             /* Read on, keep nothing: the client hears 413 once it is done. */
             p->too_big = true;
@@ -1428,9 +1549,13 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         ws_attach(p);
         return 0;
     case LWS_CALLBACK_RECEIVE:
-        if (len > BODY_MAX || !lws_is_final_fragment(wsi) || !lws_is_first_fragment(wsi)) {
-            ws_note(p, "error", "one message a frame, at most 64 KiB");
-            return 0;
+        if (!lws_is_final_fragment(wsi) || !lws_is_first_fragment(wsi)) {
+            /* The rest of such a message would come as more pieces: the
+             * socket is closed rather than read on. */
+            static const char why[] = "a message is one frame of at most 4096 bytes";
+            lws_close_reason(wsi, LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE, (unsigned char *)why,
+                             sizeof why - 1);
+            return -1;
         }
         ws_receive(p, in, len);
         return 0;
@@ -1458,7 +1583,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 }
 
 static struct lws_protocols protocols[] = {
-    {"damier", callback, sizeof(pss), 4096, 0, NULL, 0},
+    {"damier", callback, sizeof(pss), WS_MESSAGE_MAX, 0, NULL, 0},
     {NULL, NULL, 0, 0, 0, NULL, 0},
 };
 
@@ -1515,8 +1640,14 @@ int srv_run(const srv_config *c)
     info.iface = c->host;
     info.protocols = protocols;
     info.options = LWS_SERVER_OPTION_VALIDATE_UTF8;
-    /* Bodies of at most BODY_MAX; lws' default header space is enough. */
-    info.timeout_secs = 30;
+    /* Bodies of at most BODY_MAX; lws' default header space is enough.
+     * A request stalled in its headers or its body is closed after
+     * REQUEST_SECONDS; an idle keep-alive connection after lws' 5 s. */
+    info.timeout_secs = REQUEST_SECONDS;
+    info.timeout_secs_ah_idle = REQUEST_SECONDS;
+    S.max_per_address = c->max_per_address == 0   ? SRV_MAX_PER_ADDRESS
+                        : c->max_per_address < 0 ? 0
+                                                 : c->max_per_address;
     S.ctx = lws_create_context(&info);
     if (!S.ctx) {
         fprintf(stderr, "serve: cannot listen on %s:%d\n", c->host, c->port);

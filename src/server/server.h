@@ -13,7 +13,14 @@ typedef struct srv_config {
     const char *db;     /* the SQLite file                                 */
     int engine_threads; /* workers searching                               */
     const char *web;    /* the folder of static files                      */
+    int max_per_address; /* connections one peer address may hold at once:
+                          * SRV_MAX_PER_ADDRESS when 0, no limit when < 0  */
 } srv_config;
+
+/* The connections one address may hold when the configuration says 0: a
+ * few browsers' tabs behind one router (six HTTP connections and a
+ * WebSocket each), not a flood. */
+#define SRV_MAX_PER_ADDRESS 64
 
 /* Serves until SIGINT or SIGTERM.  Prints "Damier is at http://H:P/" on
  * stdout once listening, errors on stderr.  Returns 0 after a clean stop,

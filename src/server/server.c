@@ -363,6 +363,7 @@ static int serve_file(pss *p, const char *rel)
 /* ---- storage of acts ---------------------------------------------------- */
 
 static void schedule(live *g);
+static dm_match *match_from_record(const store_game *rec);
 
 /* Marks every watcher of g as due for the new state. */
 static void notify(live *g)
@@ -371,6 +372,30 @@ static void notify(live *g)
         s->dirty = true;
         lws_callback_on_writable(s->wsi);
     }
+}
+
+/* After a failed commit (a full disk, a locked database): g back to what
+ * the store holds, so that neither the caller (answered an error) nor the
+ * watchers (sent the stored state) hear of an act a restart would lose.
+ * The seq stays past the failed one: watchers re-read.  If the store cannot
+ * even be read, g stays as it is. */
+static void restore_stored(live *g)
+{
+    store_game rec;
+    char err[256];
+    if (store_load_game(S.store, g->rec.id, &rec, err, sizeof err) != 1) {
+        lwsl_err("game %s: cannot read back the stored game\n", g->rec.id);
+        return;
+    }
+    dm_match *m = match_from_record(&rec);
+    free(rec.pdn);
+    rec.pdn = NULL;
+    if (!m)
+        return;
+    rec.seq = g->rec.seq;
+    dm_match_free(g->m);
+    g->m = m;
+    g->rec = rec;
 }
 
 /* Commits g after an act that moved the match from (seq0, ply0): the move
@@ -404,8 +429,10 @@ static int commit(live *g, int ply0, char *err, size_t errsize)
     }
     free(g->rec.pdn);
     g->rec.pdn = NULL;
-    if (rc != 0)
+    if (rc != 0) {
         lwsl_err("game %s: %s\n", g->rec.id, err);
+        restore_stored(g);
+    }
     notify(g);
     schedule(g);
     return rc;
@@ -507,7 +534,7 @@ static void seats_from(const store_game *rec, int creator, dm_match_options *o)
 
 /* A stored game back in memory: the match rebuilt from its PDN (moves,
  * clocks, result), the standing offer or request asked again. */
-static live *revive(store_game *rec)
+static dm_match *match_from_record(const store_game *rec)
 {
     dm_match_options o = {0};
     seats_from(rec, -1, &o);
@@ -522,6 +549,14 @@ static live *revive(store_game *rec)
         dm_match_offer_draw(m, (enum dm_color)rec->draw_offer, &err);
     if (rec->takeback >= 0)
         dm_match_request_takeback(m, (enum dm_color)rec->takeback, &err);
+    return m;
+}
+
+static live *revive(store_game *rec)
+{
+    dm_match *m = match_from_record(rec);
+    if (!m)
+        return NULL;
     live *g = add_live(rec, m);
     if (!g)
         dm_match_free(m);
@@ -1303,8 +1338,10 @@ static void ws_receive(pss *p, const char *text, size_t len)
                                                   "by POST /api/games/{id}/actions)");
             }
             char serr[256];
-            if (dm_match_seq(g->m) != seq0)
-                commit(g, ply0, serr, sizeof serr);
+            if (dm_match_seq(g->m) != seq0 && commit(g, ply0, serr, sizeof serr) != 0 && rc == 0) {
+                snprintf(err.msg, sizeof err.msg, "the act could not be stored: %s", serr);
+                rc = -1;
+            }
             if (rc != 0)
                 ws_note(p, "error", err.msg);
         }

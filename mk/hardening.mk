@@ -48,11 +48,17 @@ fuzz-build:
 	$(FUZZ_MAKE) fuzz-bins
 fuzz-bins: $(FUZZ_BINS)
 
+# (libdamier.a holds the server: the HTTP and WebSocket targets run it in a
+# thread, so every target links its libraries.)
 $(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(FUZZ_BUILD)/libdamier.a
 	@$(if $(Q),echo "  FUZZ    $@")
 	$(Q)clang -std=c17 -D_POSIX_C_SOURCE=200809L -g -O1 -Iinclude -Isrc \
 	  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	  $< $(FUZZ_BUILD)/libdamier.a -o $@ -lpthread -lm
+	  $< $(FUZZ_BUILD)/libdamier.a -o $@ $(LDLIBS)
+
+# The server targets share their harness.
+$(FUZZ_BUILD)/fuzz_http $(FUZZ_BUILD)/fuzz_ws $(BUILD)/tests/test_fuzz_http \
+  $(BUILD)/tests/test_fuzz_ws: tests/fuzz/fuzz_server.h
 
 # The PDN seeds are whole tournaments (up to 100 KB): new inputs are kept
 # to 16 KB, a few games, so that the reader runs about fifty times a second

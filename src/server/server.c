@@ -26,6 +26,7 @@
 #include <errno.h>
 #include <jansson.h>
 #include <libwebsockets.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1636,6 +1637,21 @@ static void on_signal(int sig)
         lws_cancel_service(S.ctx);
 }
 
+/* srv_stop's view of the running context: set and cleared under the lock,
+ * so a stop from another thread never wakes a context being destroyed. */
+static pthread_mutex_t running_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct lws_context *running;
+
+void srv_stop(void)
+{
+    pthread_mutex_lock(&running_lock);
+    if (running) {
+        stopping = 1;
+        lws_cancel_service(running);
+    }
+    pthread_mutex_unlock(&running_lock);
+}
+
 static void wake(void *ctx)
 {
     lws_cancel_service(ctx);
@@ -1709,13 +1725,22 @@ int srv_run(const srv_config *c)
         printf("resumed %d unfinished game%s\n", loaded, loaded == 1 ? "" : "s");
     fflush(stdout);
 
-    signal(SIGINT, on_signal);
-    signal(SIGTERM, on_signal);
+    stopping = 0;
+    if (!c->in_thread) {
+        signal(SIGINT, on_signal);
+        signal(SIGTERM, on_signal);
+    }
     signal(SIGPIPE, SIG_IGN);
+    pthread_mutex_lock(&running_lock);
+    running = S.ctx;
+    pthread_mutex_unlock(&running_lock);
     lws_sul_schedule(S.ctx, 0, &S.tick, tick, TICK_US);
     while (!stopping)
         if (lws_service(S.ctx, 0) < 0)
             break;
+    pthread_mutex_lock(&running_lock);
+    running = NULL;
+    pthread_mutex_unlock(&running_lock);
 
     pool_stop(S.pool);
     S.pool = NULL;

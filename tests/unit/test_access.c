@@ -176,6 +176,24 @@ static void test_seats(void **state)
 
 /* ---- malformed and oversized input ---------------------------------------- */
 
+/* The server's close frame with code, answered by the client's as the
+ * closing handshake goes; then the connection ends. */
+static void expect_close(int ws, int code, const char *what)
+{
+    char *text;
+    size_t len = 0;
+    int op = sc_ws_frame(ws, 5000, &text, &len);
+    int got = op == 8 && len >= 2 ? (unsigned char)text[0] << 8 | (unsigned char)text[1] : -1;
+    free(text);
+    if (got != code)
+        fail_msg("%s: frame %d (close code %d), not a close with %d", what, op, got, code);
+    unsigned char reply[2] = {(unsigned char)(code >> 8), (unsigned char)code};
+    sc_ws_send_frame(ws, 8, true, reply, 2);
+    if (!sc_closed_within(ws, 5000))
+        fail_msg("%s: the connection stayed open after the close", what);
+    close(ws);
+}
+
 static void test_input(void **state)
 {
     (void)state;
@@ -243,23 +261,14 @@ static void test_input(void **state)
         json_decref(sc_ws_expect(ws, "error"));
     }
     assert_true(sc_ws_send_frame(ws, 1, true, "\xc3\x28", 2)); /* not UTF-8 */
-    assert_true(sc_closed_within(ws, 5000));
-    close(ws);
+    expect_close(ws, 1007, "a message that is not UTF-8");
     for (int fragmented = 0; fragmented < 2; fragmented++) {
         ws = sc_ws_open(s.port, path);
         json_decref(sc_ws_expect(ws, "state"));
         size_t len = fragmented ? 10 : 100 * 1024;
         memset(huge, ' ', len);
         sc_ws_send_frame(ws, 1, !fragmented, huge, len);
-        char *text;
-        size_t tlen = 0;
-        int op = sc_ws_frame(ws, 5000, &text, &tlen);
-        if (op != 8 || tlen < 2 || ((unsigned char)text[0] << 8 | (unsigned char)text[1]) != 1009)
-            fail_msg("a %s message: frame %d, not a close with 1009",
-                     fragmented ? "fragmented" : "100 KiB", op);
-        free(text);
-        assert_true(sc_closed_within(ws, 5000));
-        close(ws);
+        expect_close(ws, 1009, fragmented ? "a fragmented message" : "a 100 KiB message");
     }
     free(huge);
     assert_int_equal(sc_seq(s.port, id), seq);

@@ -4,7 +4,8 @@
 # end of the Makefile.
 #
 # Every tests/fuzz/fuzz_<name>.c is a libFuzzer target for one reader of
-# untrusted input.  The same file is also linked with tests/fuzz/replay.c
+# untrusted input; fuzz_http and fuzz_ws send theirs to a damier serve
+# running in the target's process (tests/fuzz/fuzz_server.h).  The same file is also linked with tests/fuzz/replay.c
 # into build/tests/test_fuzz_<name>, which `make check` (and check-asan)
 # runs: it replays the seed corpus, so every input that once crashed stays a
 # regression test without clang.
@@ -89,8 +90,12 @@ fuzz-%: fuzz-build
 # (test_hub); DXP's two sides (test_dxp); matches searched in turn
 # (test_play); and the Hub session in this process, its search thread
 # stopped, ponder-hit and joined as the seed sessions of fuzz_hubsession say
-# (test_fuzz_hubsession).  halt_on_error makes a race fail the test.
-TSAN_TESTS := test_engine test_hub test_dxp test_play test_fuzz_hubsession
+# (test_fuzz_hubsession); the web server's loop in a thread of its own, its
+# engine pool searching an analysis, stopped by srv_stop from the main
+# thread (test_fuzz_http, test_fuzz_ws).  halt_on_error makes a race fail
+# the test.
+TSAN_TESTS := test_engine test_hub test_dxp test_play test_fuzz_hubsession test_fuzz_http \
+  test_fuzz_ws
 check-tsan: deps-check
 	$(MAKE) BUILD=build-tsan OPT=-O1 SANITIZE="-fsanitize=thread -fno-omit-frame-pointer" \
 	  build-tsan/damier $(TSAN_TESTS:%=build-tsan/tests/%)

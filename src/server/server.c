@@ -28,6 +28,7 @@
 #include <libwebsockets.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1627,7 +1628,9 @@ static struct lws_protocols protocols[] = {
 
 /* ---- the loop ------------------------------------------------------------ */
 
-static volatile sig_atomic_t stopping;
+/* Set by a signal or by srv_stop on another thread: a lock-free atomic
+ * serves both. */
+static atomic_int stopping;
 
 static void on_signal(int sig)
 {

@@ -143,7 +143,11 @@ static inline size_t fs_request(const char *req, char *buf, size_t size)
 static inline void fs_check_alive(void)
 {
     char buf[4096];
+    int64_t t0 = fs_now_ms();
     fs_request("GET /api/games/nosuchgame HTTP/1.1\r\nHost: x\r\n\r\n", buf, sizeof buf);
+    if (strncmp(buf, "HTTP/1.1 404", 12) != 0)
+        fprintf(stderr, "fuzz: after %lld ms the server answered '%.200s'\n",
+                (long long)(fs_now_ms() - t0), buf);
     FUZZ_CHECK(strncmp(buf, "HTTP/1.1 404", 12) == 0);
 }
 

@@ -180,7 +180,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     r.closed = false;
     r.states = 0;
     r.move[0] = '\0';
+    int64_t t0 = fs_now_ms();
     drain(fd, &r, 5000, 1);
+    if (r.states != 1)
+        fprintf(stderr, "fuzz_ws: %d states on connecting to %s after %lld ms (closed %d, %zu bytes left)\n",
+                r.states, path, (long long)(fs_now_ms() - t0), r.closed, r.len);
     FUZZ_CHECK(r.states == 1);
 
     const char *text = (const char *)data + 1, *end = (const char *)data + size;

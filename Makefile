@@ -23,13 +23,15 @@ CFLAGS   ?= $(OPT) -g
 IS_CLANG := $(findstring clang,$(shell $(CC) --version 2>/dev/null))
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
             $(if $(IS_CLANG),,-Wno-format-truncation)
-ALLFLAGS := -std=c17 -D_POSIX_C_SOURCE=200809L $(WARN) -Iinclude -Isrc $(LWS_CFLAGS) $(CFLAGS) $(SANITIZE)
-# The web server (src/server) stands on libwebsockets, jansson and SQLite
-# (Debian's -dev packages, tools/deps.sh); the damier binary and the tests
-# link them all, since libdamier.a holds the server too.
+# The web server (src/server) stands on libwebsockets, jansson, SQLite and
+# libpq (Debian's -dev packages, tools/deps.sh); the damier binary and the
+# tests link them all, since libdamier.a holds the server too.
 LWS_CFLAGS := $(shell pkg-config --cflags libwebsockets 2>/dev/null)
 LWS_LIBS   := $(or $(shell pkg-config --libs libwebsockets 2>/dev/null),-lwebsockets)
-LDLIBS   := $(LWS_LIBS) -ljansson -lsqlite3 -lpthread -lm
+PQ_CFLAGS  := $(or $(shell pkg-config --cflags libpq 2>/dev/null),-I/usr/include/postgresql)
+PQ_LIBS    := $(or $(shell pkg-config --libs libpq 2>/dev/null),-lpq)
+LDLIBS   := $(LWS_LIBS) -ljansson -lsqlite3 $(PQ_LIBS) -lpthread -lm
+ALLFLAGS := -std=c17 -D_POSIX_C_SOURCE=200809L $(WARN) -Iinclude -Isrc $(LWS_CFLAGS) $(PQ_CFLAGS) $(CFLAGS) $(SANITIZE)
 
 # Every module but the command-line front end goes into libdamier.a.
 LIB_SRC  := $(sort $(filter-out src/cli/%,$(wildcard src/*/*.c)))

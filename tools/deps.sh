@@ -5,10 +5,13 @@
 #   tools/deps.sh check   that and what the tests need (make check)
 # The terminal game needs nothing at run time beyond libc and a terminal;
 # the web server (damier serve, what make run starts) needs libwebsockets,
-# jansson and SQLite, and pkg-config to find libwebsockets' flags.
+# jansson, SQLite and libpq (its PostgreSQL store), and pkg-config to find
+# their flags.  The tests run the PostgreSQL store on a throwaway server of
+# their own (tools/pg-test.sh), hence postgresql in the check set: only its
+# programs are used, never the system's cluster.
 set -e
-run_pkgs="build-essential pkg-config libwebsockets-dev libjansson-dev libsqlite3-dev"
-check_pkgs="$run_pkgs libcmocka-dev tmux"
+run_pkgs="build-essential pkg-config libwebsockets-dev libjansson-dev libsqlite3-dev libpq-dev"
+check_pkgs="$run_pkgs libcmocka-dev tmux postgresql"
 case ${1:-check} in
 run) pkgs=$run_pkgs ;;
 check) pkgs=$check_pkgs ;;

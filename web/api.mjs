@@ -44,6 +44,7 @@ export const joinGame = (code) => call('POST', `/api/join/${encodeURIComponent(c
 export const getGame = (id, token, extra = '') => call('GET', g(id) + q(token) + (extra ? (token ? '&' : '?') + extra : ''));
 export const move = (id, token, mv) => call('POST', `${g(id)}/moves`, { move: mv, token });
 export const action = (id, token, act) => call('POST', `${g(id)}/actions`, { action: act, token });
+export const rematch = (id, token) => call('POST', `${g(id)}/rematch`, { token });
 export const analysis = (req) => call('POST', '/api/analysis', req);
 export const importPdn = (req) => call('POST', '/api/import', req);
 export const pdnUrl = (id) => `${g(id)}/pdn`;

@@ -162,7 +162,8 @@ export class Board {
   }
 
   // render(view): view.pieces (docs/json.md), view.marks {last, sel, dest,
-  // via, movable, hint} (arrays of squares; sel one square or null).
+  // via, movable, hint} (arrays of squares; sel one square or null) and
+  // counts {square: n} (a number shown on that square's piece).
   render(view) {
     this.last = view;
     if (this.anim) {
@@ -194,6 +195,13 @@ export class Board {
     for (const sq of m.via || []) {
       const p = this.pos(sq);
       if (p) el('circle', { cx: p.x, cy: p.y, r: 0.3, class: 'mark-via' }, this.over);
+    }
+    for (const [sq, n] of Object.entries(m.counts || {})) { // Frisian: a king's quiet moves in a row
+      const p = this.pos(sq);
+      if (!p) continue;
+      el('circle', { cx: p.x + 0.3, cy: p.y - 0.3, r: 0.15, class: 'mark-count' }, this.over);
+      const t = el('text', { x: p.x + 0.3, y: p.y - 0.24, class: 'mark-count-text', 'text-anchor': 'middle' }, this.over);
+      t.textContent = String(n);
     }
     if (this.cursor) box(this.cursor, 'mark-cursor', this.over, 0.1);
   }

@@ -89,6 +89,7 @@ export class GamePage {
     const old = this.state;
     if (old && typeof st.seq === 'number' && typeof old.seq === 'number' && st.seq <= old.seq) return false;
     this.state = st;
+    this.offerNote(old, st);
     this.positions[st.ply] = st.position;
     this.savePositions();
     let played = null;
@@ -112,6 +113,16 @@ export class GamePage {
     if (st.status !== 'playing' || (old && st.ply < old.ply)) this.pre = null;
     this.playPremove();
     return true;
+  }
+
+  // offerNote(old, st): says that this player's draw offer was declined
+  // (an answer, or a move instead of one), until this player's next move.
+  offerNote(old, st) {
+    const me = this.me();
+    if (old && (st.ply < old.ply || (st.ply > old.ply && old.turn === me))) $('offer-note').textContent = '';
+    if (old && me && old.draw_offer === me && !st.draw_offer && st.status === 'playing') {
+      $('offer-note').textContent = `${cap(other(me))} declined the draw.`;
+    }
   }
 
   guessLast(st) {
@@ -157,6 +168,7 @@ export class GamePage {
     const lm = this.viewPly === null ? this.lastMove : this.viewedMove();
     if (lm) m.last = [lm.from, lm.to];
     if (this.viewPly !== null) return m;
+    m.counts = Object.fromEntries((s.king_moves || []).map((k) => [k.square, k.count]));
     if (this.hint) m.hint = [this.hint.from, this.hint.to];
     if (this.pre) m.pre = [this.pre.from, this.pre.to].filter(Boolean);
     if (this.canMove()) {
@@ -243,10 +255,13 @@ export class GamePage {
       const who = s.players[s.turn];
       status = who.type === 'computer' ? 'The computer is thinking…' : `Waiting for ${cap(s.turn)}'s move`;
     }
+    if (playing && s.clock && !s.clock.running) status += ' (the clocks start once each side has moved)';
     setText('status', status);
     setText('last-move', s.moves.length ? `Last move: ${s.moves[s.moves.length - 1]} (${cap(other(s.turn))})` : '');
-    setText('must-capture', playing && s.must_capture ? s.must_capture : '');
-    setText('counters', (s.counters || []).filter((c) => c.count > 0).map((c) => `${c.name}: ${c.count} of ${c.limit}`).join('; '));
+    setText('must-capture', playing && s.must_capture ? `${cap(s.must_capture)}.` : ''); // the server's words: which captures, and why
+    const counted = (s.counters || []).filter((c) => c.count > 0).map((c) => `${c.name}: ${c.count} of ${c.limit}`);
+    for (const k of s.king_moves || []) counted.push(`${cap(k.color)}'s king on ${k.square}: ${k.count} quiet move${k.count > 1 ? 's' : ''} in a row`);
+    setText('counters', counted.join('; '));
     // controls
     const seated = !!this.token && playing;
     $('move-form').hidden = !this.token;
@@ -278,7 +293,9 @@ export class GamePage {
     $('ended').hidden = playing;
     if (!playing) {
       $('ended-text').textContent = this.endText();
-      $('rematch').hidden = !this.token;
+      $('rematch').hidden = !this.token || !!s.rematch;
+      $('rematch-offer').hidden = !s.rematch;
+      if (s.rematch) $('rematch-join').href = s.rematch;
     }
     $('pdn-download').href = api.pdnUrl(this.id);
     $('pdn-download').setAttribute('download', `damier-${this.id}.pdn`);
@@ -512,19 +529,14 @@ export class GamePage {
     }
   }
 
+  // rematch(): the server starts it (same seats, colours changed); a
+  // friend's page is offered the new invite.
   async rematch() {
     const s = this.state;
-    const me = this.me();
-    const oppSide = this.local() ? null : other(me);
-    const opp = oppSide ? s.players[oppSide] : null;
-    const type = this.local() ? 'local' : opp && opp.type === 'computer' ? 'computer' : 'friend';
-    const req = {
-      variant: s.variant, rules: s.rules, side: this.local() ? 'white' : other(me),
-      opponent: type === 'computer' ? { type, level: opp.level } : { type },
-      clock: s.clock ? s.clock.control : null, fen: null,
-    };
     try {
-      const g = await api.createGame(req);
+      const g = await api.rematch(this.id, this.token);
+      const opp = s.players[other(this.me() || 'white')];
+      const type = this.local() ? 'local' : opp.type === 'computer' ? 'computer' : 'friend';
       store.remember({ id: g.id, token: g.token, side: g.side, variant: s.variant, opponent: type, invite: g.invite || null });
       location.assign(`/game/${g.id}`);
     } catch (e) {

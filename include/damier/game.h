@@ -65,6 +65,13 @@ int dm_game_play(dm_game *g, const dm_move *m, dm_error *err);
  * the error names it, and the most pieces or value it must take. */
 int dm_game_play_text(dm_game *g, const char *text, dm_error *err);
 
+/* Why the side to move must capture, in the words the terminal prints for
+ * a move that ignores it: "a capture is compulsory: 26x37 takes the most
+ * pieces (3)" (up to three captures, and the precedence that chose them).
+ * Returns 1 with buf filled when every legal move is a capture, else 0 and
+ * "" (no capture, captures optional, or the game over). */
+int dm_game_capture_reason(const dm_game *g, char *buf, size_t size);
+
 /* Takes back up to plies moves, restoring the position, the counters and the
  * repetition history exactly as they were; a resignation, agreement, time
  * forfeit or draw offer goes with them.  Returns the plies taken back. */

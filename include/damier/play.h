@@ -58,11 +58,17 @@ typedef struct dm_match_options {
     void *now_ctx;
     const char *event, *site;   /* PDN tags; NULL: "Damier game", "?"         */
     const char *date;           /* "2026.12.01"; NULL: today                  */
+    /* The clock runs only once each side has made its first move (as on
+     * lichess and lidraughts): nobody's time goes while a friend has yet
+     * to come or a first move is found.  Those moves get no increment but
+     * count for the periods.  false: it runs from the start. */
+    bool clock_after_first_moves;
 } dm_match_options;
 
 typedef struct dm_match dm_match;
 
-/* A new match as o says, the clock of the side to move started when timed.
+/* A new match as o says, the clock of the side to move started when timed
+ * (unless o->clock_after_first_moves holds it back).
  * NULL with err filled when the FEN or a seat is bad, or memory runs out. */
 dm_match *dm_match_new(const dm_match_options *o, dm_error *err);
 void dm_match_free(dm_match *m);
@@ -84,6 +90,8 @@ void dm_match_move_text(const dm_match *m, int ply, char *buf, size_t size);
 bool dm_match_timed(const dm_match *m);
 const dm_time_control *dm_match_time_control(const dm_match *m);
 int64_t dm_match_time_left(const dm_match *m, enum dm_color color); /* ms; 0 untimed */
+/* The colour whose time runs now, or -1 (untimed, over, or not yet begun). */
+int dm_match_clock_running(const dm_match *m);
 /* The mover's time left after ply's move (1..dm_match_ply), or -1 if unknown. */
 int64_t dm_match_clock_after(const dm_match *m, int ply);
 
@@ -166,8 +174,7 @@ int dm_match_answer_takeback(dm_match *m, enum dm_color seat, bool accept, dm_er
 int dm_match_resign(dm_match *m, enum dm_color seat, dm_error *err);
 
 /* Answers, for each computer seat, the opponent's standing draw offer or
- * takeback request: a draw is accepted unless the computer's search finds
- * it better by a quarter of a man (dm_snapshot_accepts_draw); a takeback is
+ * takeback request: a draw as dm_snapshot_accepts_draw judges it; a takeback is
  * always accepted, since a request only ever takes back the requester's own
  * last move (and the computer's reply).  Returns the answers given (0: none
  * was waiting), or -1 with err if a search could not run. */
@@ -204,7 +211,14 @@ size_t dm_level_hash_mb(int level);
  * share of its time.  Returns 0 with *mv one of the position's legal moves,
  * or -1 with err filled (no legal move). */
 int dm_snapshot_move(dm_engine *e, const dm_snapshot *s, dm_move *mv, dm_error *err);
-/* Whether the computer, playing color, accepts a draw in s's position. */
+/* The snapshot for judging a draw offered to the computer seat judge: its
+ * level, and no seed drawn (the game goes on as it would have).  0, or -1
+ * with err (judge is no computer, the match is over). */
+int dm_match_draw_snapshot(dm_match *m, enum dm_color judge, dm_snapshot *s, dm_error *err);
+/* Whether the computer, playing color at s->level, accepts a draw in s's
+ * position: never while it has more pieces, nor (from level 4) in the
+ * opening (the first ten moves each, at most four pieces taken); else
+ * unless its search finds it better by a quarter of a man. */
 bool dm_snapshot_accepts_draw(dm_engine *e, const dm_snapshot *s, enum dm_color color);
 
 /* The move the computer seat to move chooses, with that seat's engine;

@@ -4,7 +4,8 @@
  * database and a folder of static files, with defaults that make
  * `make run` work from a checkout: damier.db in the working folder,
  * loopback port 8080, the repository's web/ found beside the binary's
- * build folder (as damier match finds data/).
+ * build folder (as damier match finds data/).  --db is a file (SQLite) or
+ * a postgresql:// URL; store_open tells them apart, so nothing here does.
  */
 #include <libgen.h>
 #include <limits.h>
@@ -57,6 +58,7 @@ int cmd_serve(int argc, char **argv)
         bool has_value = i + 1 < argc;
         if (strcmp(a, "--listen") == 0 || strcmp(a, "--db") == 0 ||
             strcmp(a, "--engine-threads") == 0 || strcmp(a, "--web") == 0 ||
+            strcmp(a, "--max-games") == 0 || strcmp(a, "--games-per-minute") == 0 ||
             strcmp(a, "--max-per-address") == 0) {
             if (!has_value) {
                 cli_error("serve: %s needs a value", a);
@@ -72,6 +74,16 @@ int cmd_serve(int argc, char **argv)
                 return CLI_USAGE;
             if (strcmp(a, "--web") == 0)
                 c.web = v;
+            /* 0 on the command line is "no limit"; the config's 0 is the default. */
+            int *limit = strcmp(a, "--max-games") == 0        ? &c.max_games
+                         : strcmp(a, "--games-per-minute") == 0 ? &c.games_per_minute
+                                                                : NULL;
+            if (limit) {
+                if (cli_number("serve", a, v, 0, 100000000, limit) != 0)
+                    return CLI_USAGE;
+                if (*limit == 0)
+                    *limit = -1;
+            }
             if (strcmp(a, "--max-per-address") == 0) {
                 int max;
                 if (cli_number("serve", a, v, 0, 1000000, &max) != 0)

@@ -214,23 +214,30 @@ static const struct command {
      "  --nodes N          search N nodes instead\n"
      "  --multipv K        the K best moves, each with its own score and line (1-16)\n" HELP_HELP},
     {"serve", cmd_serve, "the web app: play in the browser, over HTTP and WebSocket",
-     "usage: damier serve [--listen ADDR:PORT] [--db PATH] [--engine-threads N] [--web DIR]\n"
-     "                    [--max-per-address N]\n"
+     "usage: damier serve [--listen ADDR:PORT] [--db FILE|URL] [--engine-threads N] [--web DIR]\n"
+     "                    [--max-games N] [--games-per-minute N] [--max-per-address N]\n"
      "\n"
      "Serves the browser app and its API (docs/api.md) until interrupted, and prints\n"
      "where: Damier is at http://127.0.0.1:8080/.  Every game, move, clock reading\n"
      "and result is in the database before anyone hears of it; a restarted server\n"
      "resumes every unfinished game (each side with the time it had at its last\n"
-     "committed move: the time the server was down is not charged).\n"
+     "committed move: the time the server was down is not charged).  GET /healthz\n"
+     "answers 200 while it runs, GET /readyz 200 while its database answers too.\n"
      "\n"
      "  --listen ADDR:PORT  where to listen (default 127.0.0.1:8080; port 0: any free\n"
      "                     port, the address line says which)\n"
-     "  --db PATH          the SQLite database (default damier.db, created if missing)\n"
+     "  --db FILE          an SQLite database (default damier.db, created if missing)\n"
+     "  --db URL           or PostgreSQL: postgresql://USER:PASSWORD@HOST:PORT/DBNAME\n"
+     "                     (libpq's URL; its tables made at start; docs/deploy.md)\n"
      "  --engine-threads N  threads searching for the computer players, hints and\n"
      "                     analyses (default 2)\n"
      "  --web DIR          the static files (default: the repository's web/)\n"
+     "  --max-games N      unfinished games held at once (default 10000; 0: any);\n"
+     "                     a new game past it is refused (503)\n"
+     "  --games-per-minute N  new games one address may start in a minute (default\n"
+     "                     30; 0: any); more are refused (429)\n"
      "  --max-per-address N  connections one client address may hold at once; more\n"
-     "                     are answered 429 (default 64; 0: no limit, for load tests)\n" HELP_HELP},
+     "                     are answered 429 (default 64; 0: any, for load tests)\n" HELP_HELP},
     {"version", NULL, "print the version", "usage: damier version (or damier --version)\n"},
 };
 

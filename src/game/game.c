@@ -396,9 +396,10 @@ int dm_game_play(dm_game *g, const dm_move *m, dm_error *err)
     return 0;
 }
 
-/* The message for a move that ignores a compulsory capture: the captures
- * that may be played and, where precedence chose them, why. */
-static void explain_capture(const dm_game *g, const char *text, dm_error *err)
+/* The captures that may be played and, where precedence chose them, why:
+ * "a capture is compulsory: 26x37 takes the most pieces (3)".  The legal
+ * list must hold captures. */
+static void capture_reason(const dm_game *g, char *buf, size_t size)
 {
     const dm_variant *v = g->v;
     const dm_move_list *l = &g->legal;
@@ -427,10 +428,30 @@ static void explain_capture(const dm_game *g, const char *text, dm_error *err)
         snprintf(why, sizeof why, " %s the most pieces (%d)", verb, pieces);
     else if ((v->precedence & PREC_WITH_KING) && (g->plies[g->ply].pos.kings & BIT128(best->from)))
         snprintf(why, sizeof why, ": a king that can capture must");
+    snprintf(buf, size, "a capture is compulsory: %s%s", list, why);
+}
 
+int dm_game_capture_reason(const dm_game *g, char *buf, size_t size)
+{
+    if (size)
+        buf[0] = '\0';
+    if (dm_game_over(g) || g->legal.count == 0)
+        return 0;
+    for (int i = 0; i < g->legal.count; i++)
+        if (g->legal.moves[i].njumps == 0)
+            return 0;
+    capture_reason(g, buf, size);
+    return 1;
+}
+
+/* The message for a move that ignores a compulsory capture. */
+static void explain_capture(const dm_game *g, const char *text, dm_error *err)
+{
+    char reason[240];
+    capture_reason(g, reason, sizeof reason);
     size_t n = strcspn(text, "\r\n");
-    snprintf(err->msg, sizeof err->msg, "move '%.*s' is illegal: a capture is compulsory: %s%s",
-             (int)(n > 24 ? 24 : n), text, list, why);
+    snprintf(err->msg, sizeof err->msg, "move '%.*s' is illegal: %s", (int)(n > 24 ? 24 : n), text,
+             reason);
 }
 
 int dm_game_play_text(dm_game *g, const char *text, dm_error *err)

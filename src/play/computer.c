@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/bits.h"
 #include "play/play.h"
 
 #define HINT_NODES 300000 /* a hint: about a tenth of a second           */
@@ -30,6 +31,11 @@
 /* The computer accepts a draw unless it stands better by this much (a
  * quarter of a man). */
 #define DRAW_ACCEPT_BELOW 25
+/* From this level on the computer plays the opening out: no draw in the
+ * first moves while nearly every piece is still on the board. */
+#define DRAW_OPENING_LEVEL  4
+#define DRAW_OPENING_PLIES  20 /* ten moves each                         */
+#define DRAW_OPENING_TAKEN  4  /* pieces off the board, both sides        */
 
 /* The search limits of each level; zero fields do not limit.  The hash
  * table grows with the search (a bigger one costs more to clear than a
@@ -168,8 +174,44 @@ int dm_snapshot_move(dm_engine *e, const dm_snapshot *s, dm_move *mv, dm_error *
     return 0;
 }
 
+int dm_match_draw_snapshot(dm_match *m, enum dm_color judge, dm_snapshot *s, dm_error *err)
+{
+    const dm_seat *seat = &m->seat[judge & 1];
+    if (seat->kind != DM_SEAT_COMPUTER) {
+        snprintf(err->msg, sizeof err->msg, "%s is not played by the computer",
+                 judge == DM_WHITE ? "White" : "Black");
+        return -1;
+    }
+    /* The hint's level draws no seed: the game's random choices stay as
+     * they would have gone without the offer. */
+    if (dm_match_snapshot(m, DM_LEVEL_HINT, s, err) != 0)
+        return -1;
+    s->level = seat->level;
+    return 0;
+}
+
+/* Whether the position alone settles the answer to a draw offered to
+ * color: a piece or more up it plays on, and from DRAW_OPENING_LEVEL on
+ * so it does in the opening. */
+static bool draw_refused_by_position(const dm_snapshot *s, enum dm_color color)
+{
+    const dm_position *pos = &s->positions[s->ply];
+    int mine = popcount128(color == DM_WHITE ? pos->white : pos->black);
+    int theirs = popcount128(color == DM_WHITE ? pos->black : pos->white);
+    if (mine > theirs)
+        return true;
+    if (s->level < DRAW_OPENING_LEVEL || s->ply >= DRAW_OPENING_PLIES)
+        return false;
+    dm_position start;
+    dm_position_start(s->variant, &start);
+    int at_start = popcount128(start.white | start.black);
+    return popcount128(pos->white | pos->black) + DRAW_OPENING_TAKEN >= at_start;
+}
+
 bool dm_snapshot_accepts_draw(dm_engine *e, const dm_snapshot *s, enum dm_color color)
 {
+    if (draw_refused_by_position(s, color))
+        return false;
     dm_search_limits limits = {.nodes = DRAW_NODES};
     dm_snapshot untimed = *s;
     untimed.clock.tc.kind = DM_CLOCK_NONE;
@@ -235,7 +277,7 @@ int dm_match_computer_answer(dm_match *m, dm_error *err)
     if (m->offer >= 0 && m->seat[m->offer ^ 1].kind == DM_SEAT_COMPUTER) {
         enum dm_color me = (enum dm_color)(m->offer ^ 1);
         dm_snapshot s;
-        if (dm_match_snapshot(m, DM_LEVEL_HINT, &s, err) != 0)
+        if (dm_match_draw_snapshot(m, me, &s, err) != 0)
             return -1;
         dm_engine *e = play_engine(m, me, dm_level_hash_mb(DM_LEVEL_HINT));
         if (!e) {

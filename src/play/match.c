@@ -11,7 +11,9 @@
  * (it declines by moving), a takeback request when anyone moves.  The
  * clock is pressed by each move and read for a fallen flag before each
  * act; a takeback restarts the clock of the side to move but gives no time
- * back.  A result that a PDN file gives and the moves do not reach is kept
+ * back.  A match may hold its clock back until each side has made its
+ * first move (clock_after_first_moves), so that a game costs nobody time
+ * before it has really begun.  A result that a PDN file gives and the moves do not reach is kept
  * beside the game as `declared`, until a takeback.
  */
 #include <stdio.h>
@@ -66,10 +68,23 @@ static void today(char *buf, size_t size)
         strftime(buf, size, "%Y.%m.%d", &tm);
 }
 
-static void restart_clock(dm_match *m)
+/* The plies after which each side has made its first move. */
+#define FIRST_MOVES_PLIES 2
+
+/* Whether the clock may run: a timed game on, and, where the match waits
+ * for them, past both sides' first moves. */
+static bool clock_may_run(const dm_match *m)
 {
-    if (m->timed && !dm_match_over(m))
+    return m->timed && !dm_match_over(m) &&
+           (!m->clock_after_first_moves || dm_game_ply(m->game) >= FIRST_MOVES_PLIES);
+}
+
+void play_restart_clock(dm_match *m)
+{
+    if (clock_may_run(m))
         dm_clock_start(&m->clock, dm_match_turn(m));
+    else
+        dm_clock_stop(&m->clock);
 }
 
 dm_match *dm_match_new(const dm_match_options *o, dm_error *err)
@@ -106,6 +121,7 @@ dm_match *dm_match_new(const dm_match_options *o, dm_error *err)
     m->rng = o->seed;
     m->offer = m->request = -1;
     m->timed = o->time.kind != DM_CLOCK_NONE;
+    m->clock_after_first_moves = o->clock_after_first_moves;
     dm_clock_init(&m->clock, &o->time, o->now, o->now_ctx);
     snprintf(m->event, sizeof m->event, "%s", o->event ? o->event : "Damier game");
     snprintf(m->site, sizeof m->site, "%s", o->site ? o->site : "?");
@@ -113,7 +129,7 @@ dm_match *dm_match_new(const dm_match_options *o, dm_error *err)
         snprintf(m->date, sizeof m->date, "%s", o->date);
     else
         today(m->date, sizeof m->date);
-    restart_clock(m);
+    play_restart_clock(m);
     return m;
 }
 
@@ -193,6 +209,11 @@ const dm_time_control *dm_match_time_control(const dm_match *m)
 int64_t dm_match_time_left(const dm_match *m, enum dm_color color)
 {
     return dm_clock_left(&m->clock, color);
+}
+
+int dm_match_clock_running(const dm_match *m)
+{
+    return m->timed && !dm_match_over(m) ? m->clock.running : -1;
 }
 
 int64_t dm_match_clock_after(const dm_match *m, int ply)
@@ -329,9 +350,13 @@ static int play_checked(dm_match *m, enum dm_color seat, const dm_move *mv, dm_e
         return -1;
     int ply = dm_game_ply(m->game);
     if (m->timed) {
-        if (!dm_clock_press(&m->clock))
+        if (m->clock.running < 0)
+            m->clock.moves[seat]++; /* a first move, untimed: it counts for the periods */
+        else if (!dm_clock_press(&m->clock))
             dm_game_time_forfeit(m->game, seat);
         m->clock_after[ply] = dm_clock_left(&m->clock, seat);
+        if (m->clock.running < 0 && clock_may_run(m))
+            dm_clock_start(&m->clock, dm_match_turn(m)); /* the game has begun */
     }
     play_event(m, DM_EVENT_MOVE, seat, 0);
     if (m->offer == (int)(seat ^ 1)) {
@@ -488,7 +513,7 @@ int dm_match_answer_takeback(dm_match *m, enum dm_color seat, bool accept, dm_er
     m->declared = DM_RESULT_NONE;
     m->declared_reason[0] = '\0';
     m->offer = -1;
-    restart_clock(m);
+    play_restart_clock(m);
     play_event(m, DM_EVENT_TAKEBACK_DONE, seat, plies);
     return 0;
 }

@@ -311,8 +311,7 @@ dm_match *dm_match_read_pdn(const char *text, size_t len, const dm_match_options
             if (left[c] >= 0)
                 m->clock.left_ms[c] = left[c];
         restore_result(m, &pg);
-        if (m->timed && !dm_match_over(m))
-            dm_clock_start(&m->clock, dm_match_turn(m));
+        play_restart_clock(m);
         /* A fresh record: what the replay did is not news to anyone. */
         m->seq = 0;
     }

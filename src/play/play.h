@@ -15,6 +15,7 @@ struct dm_match {
     dm_game *game;
     dm_clock clock;
     bool timed;
+    bool clock_after_first_moves; /* dm_match_options' rule                */
     dm_seat seat[2];
     dm_engine *engine[2];     /* per seat, made at its first search        */
     size_t engine_mb[2];
@@ -31,6 +32,10 @@ struct dm_match {
     uint64_t seq;
     char event[PLAY_TAG_BYTES], site[PLAY_TAG_BYTES], date[PLAY_TAG_BYTES];
 };
+
+/* Starts the clock of the side to move if it may run now (timed, the game
+ * on, the first moves made where the match waits for them), else stops it. */
+void play_restart_clock(dm_match *m);
 
 /* Adds an event (the ring forgets the oldest). */
 void play_event(dm_match *m, enum dm_match_event_kind kind, enum dm_color color, int plies);

@@ -26,6 +26,7 @@
 #include <errno.h>
 #include <jansson.h>
 #include <libwebsockets.h>
+#include <netinet/in.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -34,7 +35,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <netinet/in.h>
+#include <time.h>
 
 #include "server/json.h"
 #include "server/pool.h"
@@ -44,6 +45,9 @@
 #define TICK_US (200 * LWS_US_PER_MS)
 #define ANALYSIS_NODES 300000       /* an analysis' default budget           */
 #define ANALYSIS_NODES_MAX 20000000 /* a few seconds at most                 */
+#define MAX_GAMES 10000             /* unfinished games at once, by default  */
+#define GAMES_PER_MINUTE 30         /* new games an address starts, by default */
+#define RATE_SLOTS 512              /* addresses whose new games are counted */
 /* A WebSocket message is one frame of at most this (lws' receive buffer,
  * so a message arrives in one callback); a move or an act is under 200. */
 #define WS_MESSAGE_MAX 4096
@@ -63,11 +67,29 @@ enum { ROLE_READER = -1, ROLE_BOTH = 2 };
 
 typedef struct pss pss;
 
+/* The games one address started in the current minute of its own. */
+typedef struct rate_slot {
+    char addr[64];
+    int64_t since_ms;   /* the start of its minute                         */
+    int count;
+} rate_slot;
+
 typedef struct live {
     store_game rec;  /* rec.pdn stays NULL in memory: written at each save */
     dm_match *m;
     bool searching;  /* a move or draw job of this game is in the pool      */
+    /* The computer's move found while a draw was offered to it: played as
+     * soon as the offer is answered, if nothing else happened meanwhile. */
+    bool kept;
+    dm_move kept_move;
+    uint64_t kept_after; /* the seq its search started from                 */
     pss *subs;       /* its WebSockets                                     */
+    /* A rematch one seat started once the game ended: its invite, for the
+     * other seat's page (kept in memory only: after a restart the friend
+     * is sent the link again). */
+    char rematch_invite[STORE_ID];
+    char rematch_id[STORE_ID];
+    int rematch_by;  /* the colour that asked for it                       */
     struct live *next;
 } live;
 
@@ -110,6 +132,8 @@ static struct server {
     char *variants;     /* GET /api/variants, built once                  */
     FILE *urandom;
     lws_sorted_usec_list_t tick;
+    int max_games, games_per_minute; /* -1: no limit                      */
+    rate_slot rate[RATE_SLOTS];
     int max_per_address;         /* 0: no limit                            */
     struct peer *peers[PEER_BUCKETS];
 } S;
@@ -191,13 +215,13 @@ static json_t *state_json(const live *g, int you)
     }
     json_t *legal = json_array();
     const dm_move_list *list = dm_match_legal(m);
-    bool all_capture = !over && list->count > 0;
     for (int i = 0; !over && i < list->count; i++) {
         dm_match_legal_text(m, i, text, sizeof text);
         json_array_append_new(legal, sj_move(v, &list->moves[i], text));
-        if (!(list->moves[i].flags & DM_MOVE_CAPTURE))
-            all_capture = false;
     }
+    /* The game layer's words, as the terminal prints them. */
+    char must[256];
+    bool must_capture = !over && dm_game_capture_reason(game, must, sizeof must);
     json_t *clock = json_null();
     if (dm_match_timed(m)) {
         char control[64];
@@ -205,12 +229,12 @@ static json_t *state_json(const live *g, int you)
             snprintf(control, sizeof control, "%s", g->rec.clock);
         else
             dm_time_control_format(dm_match_time_control(m), control, sizeof control);
-        /* The play layer runs the clock of the side to move from the start
-         * of the match until its end. */
+        /* The play layer runs it once both sides have made a move. */
+        int running = dm_match_clock_running(m);
         clock = json_pack("{s:s, s:I, s:I, s:o}", "control", control, "white_ms",
                           (json_int_t)dm_match_time_left(m, DM_WHITE), "black_ms",
                           (json_int_t)dm_match_time_left(m, DM_BLACK), "running",
-                          over ? json_null() : json_string(color_name(dm_match_turn(m))));
+                          running >= 0 ? json_string(color_name(running)) : json_null());
     }
     json_t *counters = json_array();
     const char *name;
@@ -218,6 +242,16 @@ static json_t *state_json(const live *g, int you)
     for (int i = 0; dm_game_counter(game, i, &name, &count, &limit); i++)
         json_array_append_new(counters,
                               json_pack("{s:s, s:i, s:i}", "name", name, "count", count, "limit", limit));
+    /* Frisian: the king of each side that made its last quiet moves, and
+     * how many in a row (the position keeps them; the rules limit them). */
+    json_t *king_moves = json_array();
+    const dm_position *now = dm_match_position(m);
+    for (int c = 0; c < 2; c++)
+        if (now->king_moves[c] && now->king_cell[c] != DM_NO_CELL)
+            json_array_append_new(king_moves,
+                                  json_pack("{s:s, s:o, s:i}", "color", color_name(c), "square",
+                                            sj_cell(v, now->king_cell[c]), "count",
+                                            now->king_moves[c]));
     int offer = dm_match_draw_offer(m), takeback = dm_match_takeback_request(m);
     json_t *o = json_pack(
         "{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:i, s:s, s:o, s:o, s:{s:o, s:o}, s:o, s:s, s:o, "
@@ -226,17 +260,40 @@ static json_t *state_json(const live *g, int you)
         dm_rules_name(dm_game_rules(game)), "start", start, "fen", fen, "position",
         sj_position(v, dm_match_position(m)), "moves", moves, "ply", dm_match_ply(m), "turn",
         color_name(dm_match_turn(m)), "legal", legal, "must_capture",
-        all_capture ? json_string("a capture is compulsory") : json_null(), "players", "white",
+        must_capture ? json_string(must) : json_null(), "players", "white",
         player_json(g, DM_WHITE), "black", player_json(g, DM_BLACK), "clock", clock, "status",
         over ? "over" : "playing", "result",
         over ? json_string(dm_match_result_text(m)) : json_null(), "reason", dm_match_reason(m),
         "draw_offer", offer >= 0 ? json_string(color_name(offer)) : json_null(), "takeback",
         takeback >= 0 ? json_string(color_name(takeback)) : json_null(), "counters", counters,
         "seq", (json_int_t)g->rec.seq);
+    json_object_set_new(o, "king_moves", king_moves);
+    bool invited = g->rematch_invite[0] && you != 3 && (you & (1 << (g->rematch_by ^ 1)));
+    char join[32];
+    snprintf(join, sizeof join, "/join/%s", g->rematch_invite);
+    json_object_set_new(o, "rematch", invited ? json_string(join) : json_null());
     if (you)
         json_object_set_new(o, "you",
                             json_string(you == 3 ? "both" : color_name(you == 1 ? 0 : 1)));
     return o;
+}
+
+/* The position after ply (0: the start) of g, for a client reviewing the
+ * moves: GET /api/games/{id}?ply=N. */
+static json_t *ply_json(const live *g, int ply)
+{
+    const dm_match *m = g->m;
+    const dm_variant *v = dm_match_variant(m);
+    const dm_position *pos = dm_game_position(dm_match_game(m), ply);
+    char fen[1024], text[DM_PDN_MOVE_TEXT];
+    dm_fen_format(v, pos, fen, sizeof fen);
+    if (ply > 0)
+        dm_match_move_text(m, ply, text, sizeof text);
+    int64_t left = dm_match_clock_after(m, ply);
+    return json_pack("{s:s, s:i, s:i, s:s, s:o, s:s, s:o, s:o}", "id", g->rec.id, "ply", ply,
+                     "plies", dm_match_ply(m), "fen", fen, "position", sj_position(v, pos), "turn",
+                     color_name(pos->side), "move", ply > 0 ? json_string(text) : json_null(),
+                     "clock_after", left >= 0 ? json_integer((json_int_t)left) : json_null());
 }
 
 /* ---- HTTP answers ------------------------------------------------------- */
@@ -398,13 +455,14 @@ static void restore_stored(live *g)
     dm_match_free(g->m);
     g->m = m;
     g->rec = rec;
+    g->kept = false; /* found for a match that is no more */
 }
 
 /* Commits g after an act that moved the match from (seq0, ply0): the move
  * with its clock when one ply was added, a takeback's dropped plies, any
  * other change; then tells the watchers and lets the computer think.
- * Returns 0, or -1 with err when the store failed (the act then stands in
- * memory only: the caller answers 500). */
+ * Returns 0, or -1 with err when the store failed (g is then back as the
+ * store holds it, restore_stored: the caller answers 500). */
 static int commit(live *g, int ply0, char *err, size_t errsize)
 {
     dm_error perr;
@@ -440,30 +498,68 @@ static int commit(live *g, int ply0, char *err, size_t errsize)
     return rc;
 }
 
-/* Gives the computer of g what it must think about: its move, or its
- * answer to the opponent's draw offer.  One job per game at a time. */
+/* Whether only draw offers and their answers happened in m after seq
+ * after: a move found in the position of then is still the move. */
+static bool only_offers_since(const dm_match *m, uint64_t after)
+{
+    dm_match_event ev[DM_MATCH_EVENTS];
+    int n = dm_match_events(m, after, ev, DM_MATCH_EVENTS);
+    if ((uint64_t)n != dm_match_seq(m) - after)
+        return false; /* more than the ring holds */
+    for (int i = 0; i < n; i++)
+        if (ev[i].kind != DM_EVENT_DRAW_OFFERED && ev[i].kind != DM_EVENT_DRAW_DECLINED)
+            return false;
+    return true;
+}
+
+/* Gives the computer of g what it must think about: its answer to a draw
+ * offered to it, first and whoever is to move (a move of its own would
+ * let the offer lapse unanswered), else its move.  One job per game at a
+ * time: an offer made while it searches its move is judged when that
+ * search ends, and the move found is kept and played once the offer is
+ * declined (so offers cost the computer no second search, nor its clock). */
 static void schedule(live *g)
 {
     dm_match *m = g->m;
     if (g->searching || dm_match_over(m))
         return;
     int turn = dm_match_turn(m), offer = dm_match_draw_offer(m);
-    int computer = g->rec.seat[turn] == STORE_COMPUTER       ? turn
-                   : g->rec.seat[turn ^ 1] == STORE_COMPUTER ? turn ^ 1
-                                                             : -1;
-    if (computer < 0 || (computer != turn && offer != turn))
+    enum pool_kind kind;
+    int computer;
+    if (offer >= 0 && g->rec.seat[offer ^ 1] == STORE_COMPUTER) {
+        kind = POOL_DRAW;
+        computer = offer ^ 1;
+    } else if (g->rec.seat[turn] == STORE_COMPUTER) {
+        kind = POOL_MOVE;
+        computer = turn;
+        bool play_kept = g->kept && only_offers_since(m, g->kept_after);
+        g->kept = false;
+        if (play_kept) {
+            uint64_t seq0 = dm_match_seq(m);
+            int ply0 = dm_match_ply(m);
+            dm_error perr;
+            /* Played, or refused by a flag that fell meanwhile: either is
+             * a change to store. */
+            if (dm_match_play(m, (enum dm_color)turn, &g->kept_move, &perr) == 0 ||
+                dm_match_seq(m) != seq0) {
+                char err[256];
+                commit(g, ply0, err, sizeof err);
+                return;
+            }
+        }
+    } else {
         return;
+    }
     pool_job *job = calloc(1, sizeof *job);
     if (!job)
         return;
     dm_error err;
-    job->kind = computer == turn ? POOL_MOVE : POOL_DRAW;
+    job->kind = kind;
     job->color = (enum dm_color)computer;
     snprintf(job->game, sizeof job->game, "%s", g->rec.id);
-    /* A draw is judged by a short search that leaves the match's random
-     * generator alone (DM_LEVEL_HINT). */
-    int level = job->kind == POOL_MOVE ? g->rec.level : DM_LEVEL_HINT;
-    if (dm_match_snapshot(m, level, &job->snap, &err) != 0) {
+    int rc = kind == POOL_MOVE ? dm_match_snapshot(m, g->rec.level, &job->snap, &err)
+                               : dm_match_draw_snapshot(m, job->color, &job->snap, &err);
+    if (rc != 0) {
         lwsl_err("game %s: %s\n", g->rec.id, err.msg);
         free(job);
         return;
@@ -494,6 +590,10 @@ static void game_job_done(pool_job *job)
         }
     } else if (job->rc != 0) {
         lwsl_err("game %s: search: %s\n", g->rec.id, job->err.msg);
+    } else if (job->kind == POOL_MOVE && only_offers_since(g->m, job->snap.seq)) {
+        g->kept = true;
+        g->kept_move = job->move;
+        g->kept_after = job->snap.seq;
     }
     schedule(g);
 }
@@ -530,6 +630,9 @@ static void seats_from(const store_game *rec, int creator, dm_match_options *o)
         }
     }
     o->seed = random_seed();
+    /* A web game begins with both sides' first moves: a friend may take a
+     * while to open the invite, a person to find the first move. */
+    o->clock_after_first_moves = true;
     o->event = "Damier web game";
     o->site = "damier serve";
 }
@@ -574,6 +677,30 @@ static void revive_cb(void *ctx, store_game *rec)
         /* The restart is a change: watchers that saw the old seq re-read. */
         g->rec.seq++;
         schedule(g);
+    }
+}
+
+/* Whether g's rematch invite waits for the friend: only memory keeps it. */
+static bool rematch_waits(const live *g)
+{
+    const live *next = g->rematch_invite[0] ? find_live(g->rematch_id) : NULL;
+    return next && !next->rec.joined && !dm_match_over(next->m);
+}
+
+/* Finished games that nobody watches leave memory: the store keeps them
+ * and find_game reads one back when it is asked for, so memory holds the
+ * unfinished games (at most max_games) and the finished ones looked at. */
+static void forget_finished(void)
+{
+    for (live **link = &S.games; *link;) {
+        live *g = *link;
+        if (dm_match_over(g->m) && !g->subs && !g->searching && !rematch_waits(g)) {
+            *link = g->next;
+            dm_match_free(g->m);
+            free(g);
+        } else {
+            link = &g->next;
+        }
     }
 }
 
@@ -744,9 +871,72 @@ static int parse_seating(pss *p, json_t *body, store_game *rec)
     return me;
 }
 
+/* ---- limits on new games ---------------------------------------------------- */
+
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int games_playing(void)
+{
+    int n = 0;
+    for (live *g = S.games; g; g = g->next)
+        n += !dm_match_over(g->m);
+    return n;
+}
+
+/* Whether p's client may start a game now: at most games_per_minute from
+ * one address in a minute of its own (429), at most max_games unfinished
+ * on this server (503); false after answering so.  An allowed request
+ * counts, whatever becomes of it. */
+static bool may_start_game(pss *p)
+{
+    if (S.games_per_minute >= 0) {
+        char addr[64] = "";
+        lws_get_peer_simple(p->wsi, addr, sizeof addr);
+        int64_t now = now_ms();
+        rate_slot *slot = NULL, *oldest = &S.rate[0];
+        for (int i = 0; i < RATE_SLOTS && !slot; i++) {
+            if (strcmp(S.rate[i].addr, addr) == 0)
+                slot = &S.rate[i];
+            else if (S.rate[i].since_ms < oldest->since_ms)
+                oldest = &S.rate[i];
+        }
+        if (!slot) {
+            slot = oldest; /* the address seen longest ago is forgotten */
+            snprintf(slot->addr, sizeof slot->addr, "%s", addr);
+            slot->count = 0;
+            slot->since_ms = now;
+        }
+        if (now - slot->since_ms >= 60000) {
+            slot->since_ms = now;
+            slot->count = 0;
+        }
+        if (slot->count >= S.games_per_minute) {
+            respond_error(p, 429 /* Too Many Requests */,
+                          "too many new games: at most %d a minute from one address "
+                          "(games_per_minute); try again in %d s",
+                          S.games_per_minute, (int)((slot->since_ms + 60000 - now + 999) / 1000));
+            return false;
+        }
+        slot->count++;
+    }
+    if (S.max_games >= 0 && games_playing() >= S.max_games) {
+        respond_error(p, HTTP_STATUS_SERVICE_UNAVAILABLE,
+                      "this server holds its most unfinished games (max_games %d): try again "
+                      "when one has ended",
+                      S.max_games);
+        return false;
+    }
+    return true;
+}
+
 /* Registers m as a new game seated as rec says, me the caller's colour,
- * and answers 201 {id, token, side, invite}. */
-static void start_game(pss *p, store_game *rec, int me, dm_match *m)
+ * and answers 201 {id, token, side, invite}; the game, or NULL after a 500. */
+static live *start_game(pss *p, store_game *rec, int me, dm_match *m)
 {
     random_text(rec->id, 8);
     random_text(rec->token[me], 32);
@@ -767,7 +957,7 @@ static void start_game(pss *p, store_game *rec, int me, dm_match *m)
         free(rec->pdn);
         dm_match_free(m);
         respond_error(p, HTTP_STATUS_INTERNAL_SERVER_ERROR, "the game could not be stored");
-        return;
+        return NULL;
     }
     free(rec->pdn);
     rec->pdn = NULL;
@@ -775,7 +965,7 @@ static void start_game(pss *p, store_game *rec, int me, dm_match *m)
     if (!g) {
         dm_match_free(m);
         respond_error(p, HTTP_STATUS_INTERNAL_SERVER_ERROR, "out of memory");
-        return;
+        return NULL;
     }
     json_t *o = json_pack("{s:s, s:s, s:s}", "id", rec->id, "token", rec->token[me], "side",
                           color_name(me));
@@ -786,12 +976,15 @@ static void start_game(pss *p, store_game *rec, int me, dm_match *m)
     }
     schedule(g);
     respond(p, 201, o);
+    return g;
 }
 
 /* POST /api/games */
 static void api_create(pss *p, json_t *body)
 {
     const char *variant, *rules, *clock, *fen;
+    if (!may_start_game(p))
+        return;
     if (!opt_string(p, body, "variant", &variant) || !opt_string(p, body, "rules", &rules) ||
         !opt_string(p, body, "clock", &clock) || !opt_string(p, body, "fen", &fen))
         return;
@@ -834,7 +1027,7 @@ static void api_create(pss *p, json_t *body)
 static void api_import(pss *p, json_t *body)
 {
     const char *pdn;
-    if (!opt_string(p, body, "pdn", &pdn))
+    if (!may_start_game(p) || !opt_string(p, body, "pdn", &pdn))
         return;
     if (!pdn) {
         respond_error(p, HTTP_STATUS_BAD_REQUEST, "'pdn' (the PDN text) is missing");
@@ -893,6 +1086,66 @@ static void api_join(pss *p, const char *code)
                       color_name(side)));
 }
 
+static live *game_for(pss *p, const char *id, json_t *body, bool need_seat, int *seats);
+
+/* POST /api/games/{id}/rematch: once the game is over, a new one between
+ * the same seats (the computer at its level, the friend by a new invite,
+ * or the same device), colours changed, from the start, the same clock.
+ * Answers 201 as POST /api/games; the other seat's state then carries the
+ * invite as "rematch". */
+static void api_rematch(pss *p, const char *id, json_t *body)
+{
+    int seats;
+    live *old = game_for(p, id, body, true, &seats);
+    if (!old)
+        return;
+    if (!dm_match_over(old->m)) {
+        respond_error(p, HTTP_STATUS_CONFLICT, "the game is still on: a rematch comes after it");
+        return;
+    }
+    if (old->rematch_invite[0]) {
+        respond_error(p, HTTP_STATUS_CONFLICT, "a rematch has been asked for already");
+        return;
+    }
+    if (!may_start_game(p))
+        return;
+    int mine = seats == 2 ? DM_BLACK : DM_WHITE;
+    store_game rec = {0};
+    rec.opponent = old->rec.opponent;
+    rec.level = old->rec.level;
+    int me = seats == 3 ? DM_WHITE : mine ^ 1;
+    rec.seat[me] = STORE_PERSON;
+    rec.seat[me ^ 1] = rec.opponent == STORE_VS_COMPUTER ? STORE_COMPUTER : STORE_PERSON;
+    snprintf(rec.clock, sizeof rec.clock, "%s", old->rec.clock);
+    dm_match_options o = {0};
+    o.variant = dm_match_variant(old->m);
+    o.rules = dm_game_rules(dm_match_game(old->m));
+    if (dm_match_timed(old->m))
+        o.time = *dm_match_time_control(old->m);
+    seats_from(&rec, me, &o);
+    dm_error err;
+    dm_match *m = dm_match_new(&o, &err);
+    if (!m) {
+        respond_error(p, HTTP_STATUS_INTERNAL_SERVER_ERROR, "%s", err.msg);
+        return;
+    }
+    if (start_game(p, &rec, me, m) && rec.invite[0]) {
+        snprintf(old->rematch_invite, sizeof old->rematch_invite, "%s", rec.invite);
+        snprintf(old->rematch_id, sizeof old->rematch_id, "%s", rec.id);
+        old->rematch_by = mine;
+        /* A change the other seat's page must see: a new seq, stored so
+         * that a restart never hands out one already seen. */
+        char serr[256];
+        old->rec.seq++;
+        old->rec.pdn = dm_match_write_pdn(old->m, &err);
+        if (!old->rec.pdn || store_save_game(S.store, &old->rec, -1, serr, sizeof serr) != 0)
+            lwsl_err("game %s: the rematch's seq could not be stored\n", old->rec.id);
+        free(old->rec.pdn);
+        old->rec.pdn = NULL;
+        notify(old);
+    }
+}
+
 /* The game and the seats the caller's token holds; NULL after a 404, or
  * after a 403 when need_seat and the token holds none. */
 static live *game_for(pss *p, const char *id, json_t *body, bool need_seat, int *seats)
@@ -935,6 +1188,29 @@ static void answer_act(pss *p, live *g, int ply0, uint64_t seq0, int seats)
         return;
     }
     respond(p, HTTP_STATUS_OK, state_json(g, seats));
+}
+
+/* GET /api/games/{id}: the state, or with ?ply=N the position after ply N. */
+static void api_state(pss *p, const char *id)
+{
+    int seats;
+    live *g = game_for(p, id, NULL, false, &seats);
+    if (!g)
+        return;
+    char buf[256]; /* lws copies each argument here to find it: a token's too */
+    const char *arg = lws_get_urlarg_by_name(p->wsi, "ply=", buf, sizeof buf);
+    if (!arg) {
+        respond(p, HTTP_STATUS_OK, state_json(g, seats));
+        return;
+    }
+    char *end;
+    long ply = strtol(arg, &end, 10);
+    int plies = dm_match_ply(g->m);
+    if (!*arg || *end || ply < 0 || ply > plies) {
+        respond_error(p, HTTP_STATUS_BAD_REQUEST, "'ply' must be a number from 0 to %d", plies);
+        return;
+    }
+    respond(p, HTTP_STATUS_OK, ply_json(g, (int)ply));
 }
 
 /* POST /api/games/{id}/moves */
@@ -1171,6 +1447,23 @@ static bool has_dotdot(const char *path)
     return strstr(path, "..") != NULL;
 }
 
+/* The load balancer's probes: /healthz, the process answers (200);
+ * /readyz, and so does its store (200, else 503, the reason logged).  Both
+ * say how many unfinished games the server holds (what --max-games caps). */
+static void api_health(pss *p, bool readiness)
+{
+    char err[512];
+    if (readiness && store_ping(S.store, err, sizeof err) != 0) {
+        lwsl_err("readyz: %s\n", err);
+        respond_error(p, HTTP_STATUS_SERVICE_UNAVAILABLE, "the %s database does not answer",
+                      store_kind(S.store));
+        return;
+    }
+    respond(p, HTTP_STATUS_OK,
+            json_pack("{s:s, s:s, s:i}", "status", readiness ? "ready" : "up", "store",
+                      store_kind(S.store), "games", games_playing()));
+}
+
 /* Routes the request in p (the body read, for a POST). */
 static int route(pss *p)
 {
@@ -1182,6 +1475,10 @@ static int route(pss *p)
     char id[64], rest[64];
     if (has_dotdot(u)) {
         respond_error(p, HTTP_STATUS_BAD_REQUEST, "a path may not hold '..'");
+        return 0;
+    }
+    if (!p->post && (strcmp(u, "/healthz") == 0 || strcmp(u, "/readyz") == 0)) {
+        api_health(p, strcmp(u, "/readyz") == 0);
         return 0;
     }
     if (strncmp(u, "/api/", 5) != 0) {
@@ -1208,10 +1505,7 @@ static int route(pss *p)
     if (sscanf(a, "games/%63[^/]%n", id, &n) == 1) {
         const char *tail = a + n;
         if (!p->post && *tail == '\0') {
-            int seats;
-            live *g = game_for(p, id, NULL, false, &seats);
-            if (g)
-                respond(p, HTTP_STATUS_OK, state_json(g, seats));
+            api_state(p, id);
             return 0;
         }
         if (!p->post && strcmp(tail, "/pdn") == 0) {
@@ -1223,7 +1517,8 @@ static int route(pss *p)
     if (p->post) {
         bool known = strcmp(a, "games") == 0 || strcmp(a, "import") == 0 ||
                      strcmp(a, "analysis") == 0 || strncmp(a, "join/", 5) == 0 ||
-                     (id[0] && (strcmp(rest, "/moves") == 0 || strcmp(rest, "/actions") == 0));
+                     (id[0] && (strcmp(rest, "/moves") == 0 || strcmp(rest, "/actions") == 0 ||
+                                strcmp(rest, "/rematch") == 0));
         if (known) {
             json_t *body = body_object(p);
             if (!body)
@@ -1238,6 +1533,8 @@ static int route(pss *p)
                 api_join(p, a + 5);
             else if (strcmp(rest, "/moves") == 0)
                 api_move(p, id, body);
+            else if (strcmp(rest, "/rematch") == 0)
+                api_rematch(p, id, body);
             else
                 api_action(p, id, body);
             json_decref(body);
@@ -1660,7 +1957,8 @@ static void wake(void *ctx)
     lws_cancel_service(ctx);
 }
 
-/* Ends on time the games whose flag fell with nobody acting. */
+/* Ends on time the games whose flag fell with nobody acting; lets the
+ * finished ones nobody watches go from memory. */
 static void tick(lws_sorted_usec_list_t *sul)
 {
     char err[256];
@@ -1671,6 +1969,7 @@ static void tick(lws_sorted_usec_list_t *sul)
         if (dm_match_tick(g->m))
             commit(g, ply0, err, sizeof err);
     }
+    forget_finished();
     lws_sul_schedule(S.ctx, 0, sul, tick, TICK_US);
 }
 
@@ -1679,6 +1978,8 @@ int srv_run(const srv_config *c)
     char err[512];
     memset(&S, 0, sizeof S);
     snprintf(S.web, sizeof S.web, "%s", c->web);
+    S.max_games = c->max_games ? c->max_games : MAX_GAMES;
+    S.games_per_minute = c->games_per_minute ? c->games_per_minute : GAMES_PER_MINUTE;
     S.urandom = fopen("/dev/urandom", "rb");
     S.variants = build_variants();
     S.store = store_open(c->db, err, sizeof err);

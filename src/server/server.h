@@ -12,9 +12,12 @@
 typedef struct srv_config {
     const char *host;   /* the address to listen on ("127.0.0.1")          */
     int port;           /* 0: any free port (the address line says which)  */
-    const char *db;     /* the SQLite file                                 */
+    const char *db;     /* an SQLite file or a postgresql:// URL (store.h) */
     int engine_threads; /* workers searching                               */
     const char *web;    /* the folder of static files                      */
+    int max_games;      /* unfinished games held at once; 0: 10000, -1: any */
+    int games_per_minute; /* new games one address may start in a minute;
+                             0: 30, -1: any                                */
     int max_per_address; /* connections one peer address may hold at once:
                           * SRV_MAX_PER_ADDRESS when 0, no limit when < 0  */
     bool in_thread;     /* a server in a thread of a bigger program (a fuzz

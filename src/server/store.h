@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * store.h - where the server keeps its games, behind one small interface
- * so that another database (PostgreSQL, once several processes serve) can
- * replace SQLite (store_sqlite.c) without the server changing.
+ * with two backends: SQLite (store_sqlite.c, a file: one process) and
+ * PostgreSQL (store_pg.c, a postgresql:// URL: the database several
+ * processes can share).  store_open picks the backend from the string it
+ * is given; the server never knows which one it has.
  *
  * A game is one record (store_game): who sits where, the seat tokens, the
  * invite, the draw offer and takeback request standing, the server's seq,
@@ -14,6 +16,20 @@
  * Every write is one transaction, committed when the call returns 0: the
  * server acknowledges an act (its HTTP answer, its WebSocket push) only
  * after that.  The store is used by the event loop's thread alone.
+ *
+ * Both backends keep the same schema, built by numbered migrations that
+ * store_open applies in one transaction (the versions applied are rows of
+ * schema_version), and behave the same to the caller: one test suite
+ * (tests/unit/test_store.c) runs on both.  A game id that cannot be one
+ * (empty, too long, a byte outside printable ASCII) is no game on either.
+ *
+ * Several nodes (not built yet, docs/deploy.md) fit this shape: a
+ * migration adds a table of leases (game, node, expiry by the database's
+ * clock); the backend table (store_backend.h) gains take, renew and
+ * release; every write checks, in its own transaction, that the writing
+ * node still holds the game's lease, so a node that lost it cannot commit;
+ * and store_load_unfinished becomes the games whose lease this node takes.
+ * Until then one process serves a database.
  */
 #ifndef DM_SERVER_STORE_H
 #define DM_SERVER_STORE_H
@@ -46,18 +62,31 @@ typedef struct store_game {
 
 typedef struct store store;
 
-/* Opens (creating if needed) the database at path; NULL with err filled. */
-store *store_open(const char *path, char *err, size_t errsize);
+/* Opens the database where names: a "postgresql://" or "postgres://" URL
+ * (libpq's form: postgresql://USER:PASSWORD@HOST:PORT/DBNAME?OPTIONS) or
+ * else an SQLite file, created if missing; brings its schema up to date.
+ * NULL with err filled (what failed: a bad URL, a refused connection, the
+ * authentication, a file that is no database, a schema newer than this
+ * program), never a password. */
+store *store_open(const char *where, char *err, size_t errsize);
 void store_close(store *s);
+/* "sqlite" or "postgresql". */
+const char *store_kind(const store *s);
+/* Whether the database answers now (the readiness probe): 0, or -1 with
+ * err.  A PostgreSQL store whose connection broke reconnects here, as it
+ * does before any call. */
+int store_ping(store *s, char *err, size_t errsize);
 
 /* Records a new game.  0, or -1 with err. */
 int store_create_game(store *s, const store_game *g, char *err, size_t errsize);
 /* Appends the move of ply (its text and the mover's clock reading in ms,
- * -1 untimed) and saves g, in one transaction.  0, or -1 with err. */
+ * -1 untimed) and saves g, in one transaction.  0, or -1 with err (also
+ * when no game g->id was created). */
 int store_append_move(store *s, const store_game *g, int ply, const char *move,
                       int64_t clock_ms, char *err, size_t errsize);
 /* Saves g (an offer, a result, a join) and drops the moves after ply
- * keep_plies (a takeback; -1 keeps them all), in one transaction. */
+ * keep_plies (a takeback; -1 keeps them all), in one transaction.  0, or
+ * -1 with err (also when no game g->id was created). */
 int store_save_game(store *s, const store_game *g, int keep_plies, char *err, size_t errsize);
 
 /* Calls fn for every game not over, oldest first; g->pdn is freed after
@@ -67,7 +96,8 @@ int store_load_unfinished(store *s, void (*fn)(void *ctx, store_game *g), void *
 /* The game id into *g (g->pdn malloc'ed: the caller frees it): 1 found,
  * 0 not, -1 error. */
 int store_load_game(store *s, const char *id, store_game *g, char *err, size_t errsize);
-/* The moves recorded for id (a test's view of the ledger): their count. */
+/* The moves recorded for id (a test's view of the ledger): their count,
+ * or -1 when the database failed. */
 int store_move_count(store *s, const char *id);
 
 #endif

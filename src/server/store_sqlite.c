@@ -6,33 +6,24 @@
  * backup, sqlite3 on the command line) never block the server.
  *
  * Two tables: games (one row a game, the match as PDN in it) and moves
- * (the ledger, one row a ply).  The workload is one small transaction per
- * act, a few a second per game; the statements are prepared once.
+ * (the ledger, one row a ply), made by store.c's migrations.  The
+ * workload is one small transaction per act, a few a second per game; the
+ * statements are prepared once.
  */
-#include "server/store.h"
+#include "server/store_backend.h"
 
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-struct store {
+typedef struct sqlite_store {
+    store base;
     sqlite3 *db;
     sqlite3_stmt *insert, *update, *move, *drop_moves, *unfinished, *one, *count;
-};
+} sqlite_store;
 
-static const char SCHEMA[] =
-    "CREATE TABLE IF NOT EXISTS games ("
-    " id TEXT PRIMARY KEY, opponent INTEGER NOT NULL, seat_white INTEGER NOT NULL,"
-    " seat_black INTEGER NOT NULL, level INTEGER NOT NULL, token_white TEXT NOT NULL,"
-    " token_black TEXT NOT NULL, invite TEXT NOT NULL, joined INTEGER NOT NULL,"
-    " clock TEXT NOT NULL, draw_offer INTEGER NOT NULL, takeback INTEGER NOT NULL,"
-    " over INTEGER NOT NULL, seq INTEGER NOT NULL, pdn TEXT NOT NULL,"
-    " created TEXT NOT NULL DEFAULT (datetime('now')));"
-    "CREATE INDEX IF NOT EXISTS games_over ON games(over);"
-    "CREATE TABLE IF NOT EXISTS moves ("
-    " game TEXT NOT NULL REFERENCES games(id), ply INTEGER NOT NULL, move TEXT NOT NULL,"
-    " clock_ms INTEGER, PRIMARY KEY (game, ply));";
+static const store_backend SQLITE_BACKEND;
 
 #define COLUMNS                                                                                  \
     "id, opponent, seat_white, seat_black, level, token_white, token_black, invite, joined,"     \
@@ -43,26 +34,95 @@ static void set_err(char *err, size_t size, const char *what, sqlite3 *db)
     snprintf(err, size, "database: %s: %s", what, db ? sqlite3_errmsg(db) : "out of memory");
 }
 
-store *store_open(const char *path, char *err, size_t errsize)
+static void sqlite_close(store *base)
 {
-    store *s = calloc(1, sizeof *s);
+    sqlite_store *s = (sqlite_store *)base;
+    sqlite3_finalize(s->insert);
+    sqlite3_finalize(s->update);
+    sqlite3_finalize(s->move);
+    sqlite3_finalize(s->drop_moves);
+    sqlite3_finalize(s->unfinished);
+    sqlite3_finalize(s->one);
+    sqlite3_finalize(s->count);
+    sqlite3_close(s->db);
+    free(s);
+}
+
+/* The highest version in schema_version into *version (0: none). */
+static bool schema_version(sqlite3 *db, int *version)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db, "SELECT coalesce(max(version), 0) FROM schema_version", -1, &st,
+                           NULL) != SQLITE_OK)
+        return false;
+    bool ok = sqlite3_step(st) == SQLITE_ROW;
+    *version = ok ? sqlite3_column_int(st, 0) : 0;
+    sqlite3_finalize(st);
+    return ok;
+}
+
+/* Applies the migrations the file lacks, all in one transaction, which
+ * BEGIN IMMEDIATE makes the only writer: two servers started on one file
+ * cannot both apply a step.  0, or -1 with err. */
+static int migrate(sqlite3 *db, const char *path, char *err, size_t errsize)
+{
+    char *msg = NULL;
+    int version = 0;
+    bool ok = sqlite3_exec(db, "BEGIN IMMEDIATE; " STORE_SCHEMA_VERSION_SQLITE, NULL, NULL,
+                           &msg) == SQLITE_OK &&
+              schema_version(db, &version);
+    const int newest = store_migrations[store_migration_count - 1].version;
+    if (ok && version > newest) {
+        snprintf(err, errsize,
+                 "database %s: schema version %d is newer than this program's (%d): run a newer "
+                 "damier",
+                 path, version, newest);
+        sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+        return -1;
+    }
+    for (int i = 0; ok && i < store_migration_count; i++) {
+        const store_migration *m = &store_migrations[i];
+        if (m->version <= version)
+            continue;
+        char record[96];
+        snprintf(record, sizeof record, "INSERT INTO schema_version (version) VALUES (%d)",
+                 m->version);
+        ok = sqlite3_exec(db, m->sqlite, NULL, NULL, &msg) == SQLITE_OK &&
+             sqlite3_exec(db, record, NULL, NULL, &msg) == SQLITE_OK;
+    }
+    if (ok && sqlite3_exec(db, "COMMIT", NULL, NULL, &msg) == SQLITE_OK)
+        return 0;
+    snprintf(err, errsize, "database %s: cannot set up its schema: %s", path,
+             msg ? msg : sqlite3_errmsg(db));
+    sqlite3_free(msg);
+    sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+    return -1;
+}
+
+store *store_sqlite_open(const char *path, char *err, size_t errsize)
+{
+    sqlite_store *s = calloc(1, sizeof *s);
     if (!s) {
         snprintf(err, errsize, "out of memory");
         return NULL;
     }
+    s->base.backend = &SQLITE_BACKEND;
     if (sqlite3_open(path, &s->db) != SQLITE_OK) {
         set_err(err, errsize, path, s->db);
-        store_close(s);
+        sqlite_close(&s->base);
         return NULL;
     }
     sqlite3_busy_timeout(s->db, 5000);
     char *msg = NULL;
     if (sqlite3_exec(s->db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;", NULL, NULL,
-                     &msg) != SQLITE_OK ||
-        sqlite3_exec(s->db, SCHEMA, NULL, NULL, &msg) != SQLITE_OK) {
+                     &msg) != SQLITE_OK) {
         snprintf(err, errsize, "database %s: %s", path, msg ? msg : "cannot set up");
         sqlite3_free(msg);
-        store_close(s);
+        sqlite_close(&s->base);
+        return NULL;
+    }
+    if (migrate(s->db, path, err, errsize) != 0) {
+        sqlite_close(&s->base);
         return NULL;
     }
     struct {
@@ -83,25 +143,20 @@ store *store_open(const char *path, char *err, size_t errsize)
     for (size_t i = 0; i < sizeof st / sizeof st[0]; i++)
         if (sqlite3_prepare_v2(s->db, st[i].sql, -1, st[i].st, NULL) != SQLITE_OK) {
             set_err(err, errsize, "prepare", s->db);
-            store_close(s);
+            sqlite_close(&s->base);
             return NULL;
         }
-    return s;
+    return &s->base;
 }
 
-void store_close(store *s)
+static int sqlite_ping(store *base, char *err, size_t errsize)
 {
-    if (!s)
-        return;
-    sqlite3_finalize(s->insert);
-    sqlite3_finalize(s->update);
-    sqlite3_finalize(s->move);
-    sqlite3_finalize(s->drop_moves);
-    sqlite3_finalize(s->unfinished);
-    sqlite3_finalize(s->one);
-    sqlite3_finalize(s->count);
-    sqlite3_close(s->db);
-    free(s);
+    sqlite_store *s = (sqlite_store *)base;
+    int version;
+    if (schema_version(s->db, &version))
+        return 0;
+    set_err(err, errsize, "ping", s->db);
+    return -1;
 }
 
 /* Binds g to the 15 columns of insert and update. */
@@ -133,22 +188,38 @@ static bool run(sqlite3_stmt *st)
     return rc == SQLITE_DONE;
 }
 
-static bool begin(store *s)
+/* Runs the update of g; true if it changed g's row, which must exist. */
+static bool run_update(sqlite_store *s, const store_game *g, bool *absent)
+{
+    bind_game(s->update, g);
+    bool ok = run(s->update);
+    *absent = ok && sqlite3_changes(s->db) == 0;
+    return ok && !*absent;
+}
+
+static bool begin(sqlite_store *s)
 {
     return sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK;
 }
 
-/* Commits when ok, else rolls back; returns whether the commit held. */
-static bool end(store *s, bool ok)
+/* Commits when ok, else rolls back; returns whether the commit held.  On
+ * failure err names what: the database's complaint, or a missing game. */
+static bool end(sqlite_store *s, bool ok, bool absent, const store_game *g, const char *what,
+                char *err, size_t errsize)
 {
     if (ok && sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK)
         return true;
+    if (absent)
+        snprintf(err, errsize, "database: %s: no game '%s'", what, g->id);
+    else
+        set_err(err, errsize, what, s->db);
     sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
     return false;
 }
 
-int store_create_game(store *s, const store_game *g, char *err, size_t errsize)
+static int sqlite_create_game(store *base, const store_game *g, char *err, size_t errsize)
 {
+    sqlite_store *s = (sqlite_store *)base;
     bind_game(s->insert, g);
     if (!run(s->insert)) {
         set_err(err, errsize, "create game", s->db);
@@ -157,10 +228,11 @@ int store_create_game(store *s, const store_game *g, char *err, size_t errsize)
     return 0;
 }
 
-int store_append_move(store *s, const store_game *g, int ply, const char *move,
-                      int64_t clock_ms, char *err, size_t errsize)
+static int sqlite_append_move(store *base, const store_game *g, int ply, const char *move,
+                              int64_t clock_ms, char *err, size_t errsize)
 {
-    bool ok = begin(s);
+    sqlite_store *s = (sqlite_store *)base;
+    bool absent = false, ok = begin(s);
     if (ok) {
         sqlite3_bind_text(s->move, 1, g->id, -1, SQLITE_TRANSIENT);
         sqlite3_bind_int(s->move, 2, ply);
@@ -169,34 +241,23 @@ int store_append_move(store *s, const store_game *g, int ply, const char *move,
             sqlite3_bind_int64(s->move, 4, clock_ms);
         else
             sqlite3_bind_null(s->move, 4);
-        ok = run(s->move);
-        bind_game(s->update, g);
-        ok = ok && run(s->update);
+        ok = run(s->move) && run_update(s, g, &absent);
     }
-    if (!end(s, ok)) {
-        set_err(err, errsize, "record move", s->db);
-        return -1;
-    }
-    return 0;
+    return end(s, ok, absent, g, "record move", err, errsize) ? 0 : -1;
 }
 
-int store_save_game(store *s, const store_game *g, int keep_plies, char *err, size_t errsize)
+static int sqlite_save_game(store *base, const store_game *g, int keep_plies, char *err,
+                            size_t errsize)
 {
-    bool ok = begin(s);
+    sqlite_store *s = (sqlite_store *)base;
+    bool absent = false, ok = begin(s);
     if (ok && keep_plies >= 0) {
         sqlite3_bind_text(s->drop_moves, 1, g->id, -1, SQLITE_TRANSIENT);
         sqlite3_bind_int(s->drop_moves, 2, keep_plies);
         ok = run(s->drop_moves);
     }
-    if (ok) {
-        bind_game(s->update, g);
-        ok = run(s->update);
-    }
-    if (!end(s, ok)) {
-        set_err(err, errsize, "save game", s->db);
-        return -1;
-    }
-    return 0;
+    ok = ok && run_update(s, g, &absent);
+    return end(s, ok, absent, g, "save game", err, errsize) ? 0 : -1;
 }
 
 static void copy_text(char *dst, size_t size, sqlite3_stmt *st, int col)
@@ -227,9 +288,10 @@ static void read_row(sqlite3_stmt *st, store_game *g)
     g->pdn = strdup(pdn ? (const char *)pdn : "");
 }
 
-int store_load_unfinished(store *s, void (*fn)(void *ctx, store_game *g), void *ctx, char *err,
-                          size_t errsize)
+static int sqlite_load_unfinished(store *base, void (*fn)(void *ctx, store_game *g), void *ctx,
+                                  char *err, size_t errsize)
 {
+    sqlite_store *s = (sqlite_store *)base;
     int n = 0, rc;
     while ((rc = sqlite3_step(s->unfinished)) == SQLITE_ROW) {
         store_game g;
@@ -246,8 +308,10 @@ int store_load_unfinished(store *s, void (*fn)(void *ctx, store_game *g), void *
     return n;
 }
 
-int store_load_game(store *s, const char *id, store_game *g, char *err, size_t errsize)
+static int sqlite_load_game(store *base, const char *id, store_game *g, char *err,
+                            size_t errsize)
 {
+    sqlite_store *s = (sqlite_store *)base;
     sqlite3_bind_text(s->one, 1, id, -1, SQLITE_TRANSIENT);
     int rc = sqlite3_step(s->one), found = 0;
     if (rc == SQLITE_ROW) {
@@ -262,11 +326,24 @@ int store_load_game(store *s, const char *id, store_game *g, char *err, size_t e
     return found;
 }
 
-int store_move_count(store *s, const char *id)
+static int sqlite_move_count(store *base, const char *id)
 {
+    sqlite_store *s = (sqlite_store *)base;
     sqlite3_bind_text(s->count, 1, id, -1, SQLITE_TRANSIENT);
     int n = sqlite3_step(s->count) == SQLITE_ROW ? sqlite3_column_int(s->count, 0) : -1;
     sqlite3_reset(s->count);
     sqlite3_clear_bindings(s->count);
     return n;
 }
+
+static const store_backend SQLITE_BACKEND = {
+    .kind = "sqlite",
+    .close = sqlite_close,
+    .ping = sqlite_ping,
+    .create_game = sqlite_create_game,
+    .append_move = sqlite_append_move,
+    .save_game = sqlite_save_game,
+    .load_unfinished = sqlite_load_unfinished,
+    .load_game = sqlite_load_game,
+    .move_count = sqlite_move_count,
+};

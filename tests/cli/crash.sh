@@ -24,7 +24,7 @@ trap '[ -n "$pid" ] && kill -9 $pid 2>/dev/null; rm -rf "$dir"' EXIT
 # Starts the server on $dir/crash.db; sets pid and url.
 start() {
     : >"$dir/out"
-    "$bin" serve --listen 127.0.0.1:0 --db "$dir/crash.db" --max-per-address 0 \
+    "$bin" serve --listen 127.0.0.1:0 --db "$dir/crash.db" --max-per-address 0 --games-per-minute 0 \
         --engine-threads 1 >"$dir/out" 2>>"$dir/err" &
     pid=$!
     i=0

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 // app.test.mjs - the web app driven as a person would, with clicks and keys
 // in headless chromium, against a `damier serve` of its own: games against
-// the computer on three boards, a friend game in two browsers, reload, a
-// server killed and restarted mid-game, PDN out and in, a capture entered
-// by its final square, read-only watching, and a phone-sized screen.
+// the computer on three boards, resigned, and three played to their end
+// by the rules from an editor FEN (International, Russian, Turkish), a
+// rematch, a friend game in two browsers (with its rematch), reload, a
+// server killed and restarted mid-game, PDN out and in, a reviewed
+// position, a capture entered by its final square with its reason shown,
+// Frisian's king counters, read-only watching, and a phone-sized screen.
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -61,7 +64,9 @@ async function computerGame(variant, name, checks, extra) {
 test('international 10x10 against the computer, resigned at the end', async () => {
   await computerGame('international', 'game-10x10', async (p) => {
     assert.equal(await p.$$eval('#board-wrap .cell-hit', (l) => l.length), 50);
-    assert.match(await p.textContent('#bar-bottom .clock'), /^[45]:[0-5][0-9]$/);
+    assert.match(await p.textContent('#bar-bottom .clock'), /^5:00$/);
+    assert.match(await p.textContent('#status'), /the clocks start once each side has moved/);
+    assert.equal((await state(p)).clock.running, null);
     // a square's number is drawn on the numeric board
     assert.ok(await p.$$eval('#board-wrap text.coord', (l) => l.some((t) => t.textContent === '46')));
   }, async (p) => {
@@ -91,6 +96,64 @@ test('turkish on the full board against the computer', async () => {
   await computerGame('turkish', 'game-turkish', async (p) => {
     assert.equal(await p.$$eval('#board-wrap .cell-hit', (l) => l.length), 64);
   });
+});
+
+// playedToTheEnd(variant, fen, rest): a game against the computer from a
+// position near the end, set up in the board editor by its FEN (pasted),
+// played by clicks until the rules end it (no resignation, no agreement):
+// Black, the computer, must step into a capture that takes its last man.
+async function playedToTheEnd(variant, fen, rest) {
+  const p = await page(browser);
+  await p.goto(`${url}/#editor`);
+  await p.waitForSelector('#editor:not([hidden])');
+  await p.selectOption('#ed-variant', variant);
+  await p.fill('#ed-fen', fen);
+  await p.press('#ed-fen', 'Tab');
+  await p.selectOption('#ed-opponent', 'computer');
+  await p.selectOption('#ed-as', 'white');
+  await p.click('#ed-play');
+  await p.waitForURL(/\/game\//);
+  await waitState(p);
+  let st = await state(p);
+  assert.equal(st.start, fen);
+  for (let i = 0; i < 10 && st.status === 'playing'; i++) {
+    st = await myTurn(p);
+    if (st.status === 'playing') await playByClicks(p);
+    st = await state(p);
+  }
+  await p.waitForSelector('#ended:not([hidden])');
+  st = await state(p);
+  assert.equal(st.status, 'over');
+  assert.equal(st.ply, 2, 'the computer moved, then White took its last man');
+  assert.match(st.reason, /^Black /);
+  assert.match(await p.textContent('#ended-text'), new RegExp(`^You won \\(${st.result.replace('/', '\\/')}\\): Black `));
+  assert.match(await p.textContent('#status'), /^Game over: /);
+  if (rest) await rest(p, st);
+  assert.deepEqual(p.errors, []);
+  await p.context().close();
+}
+
+test('international to the end against the computer, then a rematch and my games', async () => {
+  await playedToTheEnd('international', 'B:W41,42:B32', async (p, st) => {
+    await p.click('#rematch');
+    await p.waitForURL((u) => !u.pathname.endsWith(st.id));
+    await waitState(p);
+    const again = await state(p);
+    assert.equal(again.you, 'black', 'the sides change');
+    assert.equal(again.players.white.type, 'computer');
+    assert.equal(again.variant, 'international');
+    await p.goto(`${url}/`);
+    await p.waitForSelector('#home:not([hidden])');
+    for (const id of [st.id, again.id]) assert.ok(await p.$(`#my-games a[href="/game/${id}"]`), `my games lists ${id}`);
+  });
+});
+
+test('russian to the end against the computer', async () => {
+  await playedToTheEnd('russian', 'B:Wb2,f2:Bd4');
+});
+
+test('turkish to the end against the computer', async () => {
+  await playedToTheEnd('turkish', 'B:Wd2,b4,f4:Bd4');
 });
 
 test('a friend game in two browsers: invite link, moves both ways, a takeback granted, a premove, a draw agreed', async () => {
@@ -143,6 +206,18 @@ test('a friend game in two browsers: invite link, moves both ways, a takeback gr
     await p.waitForSelector('#ended:not([hidden])');
     assert.match(await p.textContent('#ended-text'), /Draw|1-1|1\/2/);
   }
+  // a rematch: White asks, Black's page offers to join it, colours change
+  await a.click('#rematch');
+  await a.waitForURL((u) => u.pathname !== new URL(w.url()).pathname);
+  await waitState(a);
+  await b.waitForSelector('#rematch-offer:not([hidden])');
+  assert.equal(await b.isVisible('#rematch'), false);
+  assert.equal(await w.isVisible('#rematch-offer'), false, 'a spectator is not invited');
+  await b.click('#rematch-join');
+  await b.waitForURL((u) => u.pathname === new URL(a.url()).pathname);
+  await waitState(b);
+  assert.equal((await state(b)).you, 'white');
+  assert.equal((await state(a)).you, 'black');
   for (const p of [a, b, w]) {
     assert.deepEqual(p.errors, []);
     await p.context().close();
@@ -195,6 +270,11 @@ test('keyboard entry, reload, and a server killed and restarted mid-game', async
   await waitState(p);
   const imported = await state(p);
   assert.deepEqual(imported.moves, st.moves);
+  // an earlier position this page never saw comes from the server (?ply=1)
+  await p.click('#move-list button[data-ply="1"]');
+  await p.waitForFunction(() => /^Showing the position after move 1 of 3/.test(document.getElementById('view-note').textContent));
+  assert.match(await p.inputValue('#fen-text'), /^B:/);
+  assert.equal(await p.$$eval('#board-wrap .piece', (l) => l.length), 40);
   assert.deepEqual(p.errors.filter((e) => !/WebSocket|ERR_CONNECTION_REFUSED|Failed to load/.test(e)), []);
   await p.context().close();
 });
@@ -208,7 +288,8 @@ test('a multi-capture entered by its final square', async () => {
   await p.click('#imp-start');
   await p.waitForURL(/\/game\//);
   await waitState(p);
-  assert.match(await p.textContent('#must-capture'), /capture/);
+  assert.equal(await p.textContent('#must-capture'), 'A capture is compulsory: 32x12 takes the most pieces (2).');
+  await shot(p, 'must-capture');
   await clickSquare(p, '32');
   assert.ok(await p.$('#board-wrap .mark-dest'), 'the destination is shown');
   await clickSquare(p, '12');
@@ -259,6 +340,29 @@ test('the board editor: a position set up by clicks, then played', async () => {
   await waitState(p);
   const st = await state(p);
   assert.deepEqual(st.legal.map((m) => m.notation), ['32x21']);
+  assert.deepEqual(p.errors, []);
+  await p.context().close();
+});
+
+test('frisian: the same-king counters shown on the board and in words', async () => {
+  const p = await page(browser);
+  await p.goto(`${url}/#editor`);
+  await p.waitForSelector('#editor:not([hidden])');
+  await p.selectOption('#ed-variant', 'frisian');
+  await p.fill('#ed-fen', 'W:WK46,36:BK1,15');
+  await p.press('#ed-fen', 'Tab');
+  await p.selectOption('#ed-opponent', 'local');
+  await p.click('#ed-play');
+  await p.waitForURL(/\/game\//);
+  await waitState(p);
+  await playByClicks(p, (l) => l.find((m) => m.notation === '46-37'));
+  await myTurn(p);
+  await playByClicks(p, (l) => l.find((m) => m.notation === '1-7'));
+  await myTurn(p);
+  await playByClicks(p, (l) => l.find((m) => m.notation === '37-41'));
+  await p.waitForFunction(() => /White's king on 41: 2 quiet moves in a row/.test(document.getElementById('counters').textContent));
+  assert.match(await p.textContent('#counters'), /Black's king on 7: 1 quiet move in a row/);
+  assert.deepEqual((await p.$$eval('#board-wrap .mark-count-text', (l) => l.map((t) => t.textContent))).sort(), ['1', '2']);
   assert.deepEqual(p.errors, []);
   await p.context().close();
 });

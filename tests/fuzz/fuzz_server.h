@@ -186,6 +186,7 @@ static inline void fs_start(void)
     FS.port = fs_free_port();
     FS.config = (srv_config){.host = "127.0.0.1", .port = FS.port, .db = FS.db,
                              .engine_threads = 1, .web = FS.dir, .max_per_address = -1,
+                             .max_games = -1, .games_per_minute = -1,
                              .in_thread = true};
     FUZZ_CHECK(pthread_create(&FS.thread, NULL, fs_serve, NULL) == 0);
     int64_t deadline = fs_now_ms() + 10000;

@@ -70,11 +70,14 @@ struct reader {
     bool closed;
     char move[64];      /* a legal move of the latest state, or ""        */
     int states;
+    char first[160];    /* the first frame, for a failure's report        */
 };
 
 /* Checks one whole frame from the server. */
 static void check_frame(struct reader *r, int opcode, const char *payload, size_t len)
 {
+    if (!r->first[0])
+        snprintf(r->first, sizeof r->first, "%d:%.*s", opcode, (int)(len < 150 ? len : 150), payload);
     if (opcode == 8) {
         r->closed = true;
         return;
@@ -180,11 +183,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     r.closed = false;
     r.states = 0;
     r.move[0] = '\0';
+    r.first[0] = '\0';
     int64_t t0 = fs_now_ms();
     drain(fd, &r, 5000, 1);
     if (r.states != 1)
-        fprintf(stderr, "fuzz_ws: %d states on connecting to %s after %lld ms (closed %d, %zu bytes left)\n",
-                r.states, path, (long long)(fs_now_ms() - t0), r.closed, r.len);
+        fprintf(stderr, "fuzz_ws: %d states on connecting to %s after %lld ms (closed %d, %zu bytes left, first frame %s)\n",
+                r.states, path, (long long)(fs_now_ms() - t0), r.closed, r.len, r.first);
     FUZZ_CHECK(r.states == 1);
 
     const char *text = (const char *)data + 1, *end = (const char *)data + size;

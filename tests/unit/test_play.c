@@ -122,6 +122,25 @@ static void test_moves_and_errors(void **state)
     dm_match_free(m);
 }
 
+/* Why a capture is compulsory, in the words a front end shows. */
+static void test_capture_reason(void **state)
+{
+    (void)state;
+    char why[256];
+    dm_match *m = new_match("international", "W:W32,45:B27,17,5", NULL, NULL);
+    assert_int_equal(dm_game_capture_reason(dm_match_game(m), why, sizeof why), 1);
+    assert_string_equal(why, "a capture is compulsory: 32x12 takes the most pieces (2)");
+    dm_match_free(m);
+    m = new_match("frisian", "W:W33,K43:B28,K23,19", NULL, NULL);
+    assert_int_equal(dm_game_capture_reason(dm_match_game(m), why, sizeof why), 1);
+    assert_non_null(strstr(why, "a capture is compulsory: 33x13 takes the most value ("));
+    dm_match_free(m);
+    m = new_match("international", NULL, NULL, NULL);
+    assert_int_equal(dm_game_capture_reason(dm_match_game(m), why, sizeof why), 0);
+    assert_string_equal(why, "");
+    dm_match_free(m);
+}
+
 static void test_draw_offers(void **state)
 {
     (void)state;
@@ -317,6 +336,87 @@ static void test_clock_and_time_forfeit(void **state)
     dm_match_free(m);
 }
 
+/* A match that holds its clock until each side has moved once. */
+static dm_match *held_clock_match(const char *tc, int64_t *now)
+{
+    dm_match_options o = {.variant = tu_variant("international"), .date = "2026.12.01",
+                          .now = fake_now, .now_ctx = now, .clock_after_first_moves = true};
+    dm_error err;
+    if (dm_time_control_parse(tc, &o.time, &err) != 0)
+        fail_msg("time control '%s': %s", tc, err.msg);
+    dm_match *m = dm_match_new(&o, &err);
+    if (!m)
+        fail_msg("dm_match_new: %s", err.msg);
+    return m;
+}
+
+static void test_clock_after_first_moves(void **state)
+{
+    (void)state;
+    dm_error err;
+    int64_t now = 1000;
+    dm_match *m = held_clock_match("1+2", &now);
+    /* Nobody's time runs before the first moves, which get no increment. */
+    assert_int_equal(dm_match_clock_running(m), -1);
+    now += 10000;
+    assert_int_equal(dm_match_time_left(m, DM_WHITE), 60000);
+    assert_false(dm_match_tick(m));
+    play_ok(m, DM_WHITE, "32-28");
+    assert_int_equal(dm_match_time_left(m, DM_WHITE), 60000);
+    assert_int_equal(dm_match_clock_after(m, 1), 60000);
+    assert_int_equal(dm_match_clock_running(m), -1);
+
+    /* Read back from its PDN (a restarted server) the clock still waits. */
+    char *text = dm_match_write_pdn(m, &err);
+    assert_non_null(text);
+    dm_match_options o = {.now = fake_now, .now_ctx = &now, .clock_after_first_moves = true};
+    dm_match *back = dm_match_read_pdn(text, strlen(text), &o, &err);
+    free(text);
+    assert_non_null(back);
+    assert_int_equal(dm_match_clock_running(back), -1);
+    now += 5000;
+    assert_int_equal(dm_match_time_left(back, DM_BLACK), 60000);
+    play_ok(back, DM_BLACK, "19-23");
+    assert_int_equal(dm_match_clock_running(back), DM_WHITE);
+    dm_match_free(back);
+
+    now += 7000;
+    assert_int_equal(dm_match_time_left(m, DM_BLACK), 60000);
+    play_ok(m, DM_BLACK, "19-23");
+    assert_int_equal(dm_match_time_left(m, DM_BLACK), 60000);
+    /* Both have moved: White's time runs from now. */
+    assert_int_equal(dm_match_clock_running(m), DM_WHITE);
+    now += 5000;
+    assert_int_equal(dm_match_time_left(m, DM_WHITE), 55000);
+    play_ok(m, DM_WHITE, "28x19");
+    assert_int_equal(dm_match_time_left(m, DM_WHITE), 57000);
+    assert_int_equal(dm_match_clock_running(m), DM_BLACK);
+    /* A takeback to before the second first move holds the clock again. */
+    assert_int_equal(dm_match_request_takeback(m, DM_BLACK, &err), 0);
+    assert_int_equal(dm_match_answer_takeback(m, DM_WHITE, true, &err), 0);
+    assert_int_equal(dm_match_ply(m), 1);
+    assert_int_equal(dm_match_clock_running(m), -1);
+    now += 9000;
+    assert_int_equal(dm_match_time_left(m, DM_BLACK), 60000);
+    dm_match_free(m);
+
+    /* The untimed first moves count for the periods: 2 moves a minute. */
+    now = 0;
+    m = held_clock_match("1/2", &now);
+    play_ok(m, DM_WHITE, "32-28");
+    play_ok(m, DM_BLACK, "19-23");
+    now += 10000;
+    play_ok(m, DM_WHITE, "28x19");
+    assert_int_equal(dm_match_time_left(m, DM_WHITE), 50000 + 60000);
+    dm_match_free(m);
+
+    /* Without the option the clock runs from the start, as before. */
+    now = 0;
+    m = new_match("international", NULL, "1+2", &now);
+    assert_int_equal(dm_match_clock_running(m), DM_WHITE);
+    dm_match_free(m);
+}
+
 static void test_events_ring(void **state)
 {
     (void)state;
@@ -466,6 +566,38 @@ static void test_computer_answers(void **state)
     assert_int_equal(dm_match_computer_answer(m, &err), 1);
     assert_int_equal(dm_match_result(m), DM_RESULT_DRAW);
     dm_match_free(m);
+
+    /* From level 4 on it plays the opening out, even as it is. */
+    o.seat[DM_BLACK].level = 5;
+    m = dm_match_new(&o, &err);
+    assert_int_equal(dm_match_offer_draw(m, DM_WHITE, &err), 0);
+    assert_int_equal(dm_match_computer_answer(m, &err), 1);
+    assert_false(dm_match_over(m));
+    assert_int_equal(dm_match_draw_offer(m), -1);
+    dm_match_free(m);
+    /* A piece up, it plays on at any level, however its search sees it:
+     * two men against a king is a draw by the board. */
+    o.fen = "W:W46,47:BK5";
+    o.seat[DM_WHITE] = (dm_seat){.kind = DM_SEAT_COMPUTER, .level = 1};
+    o.seat[DM_BLACK] = (dm_seat){.kind = DM_SEAT_PERSON};
+    m = dm_match_new(&o, &err);
+    assert_int_equal(dm_match_offer_draw(m, DM_BLACK, &err), 0);
+    assert_int_equal(dm_match_computer_answer(m, &err), 1);
+    assert_false(dm_match_over(m));
+    dm_match_free(m);
+    /* Judging a draw leaves the game's random choices alone. */
+    dm_snapshot snap;
+    o.fen = NULL;
+    o.seat[DM_WHITE] = (dm_seat){.kind = DM_SEAT_PERSON};
+    o.seat[DM_BLACK] = (dm_seat){.kind = DM_SEAT_COMPUTER, .level = 2};
+    m = dm_match_new(&o, &err);
+    refused(dm_match_draw_snapshot(m, DM_WHITE, &snap, &err), &err, "White is not played by the computer");
+    assert_int_equal(dm_match_draw_snapshot(m, DM_BLACK, &snap, &err), 0);
+    assert_int_equal(snap.level, 2);
+    assert_int_equal(snap.seed, 0);
+    dm_snapshot_free(&snap);
+    dm_match_free(m);
+    o.seat[DM_BLACK].level = 1;
 
     /* Three kings against a man: the computer plays on. */
     o.fen = "W:WK46,K47,K48:B5";
@@ -702,7 +834,9 @@ int main(void)
         cmocka_unit_test(test_draw_offers),
         cmocka_unit_test(test_takebacks),
         cmocka_unit_test(test_resignation),
+        cmocka_unit_test(test_capture_reason),
         cmocka_unit_test(test_clock_and_time_forfeit),
+        cmocka_unit_test(test_clock_after_first_moves),
         cmocka_unit_test(test_events_ring),
         cmocka_unit_test(test_computer),
         cmocka_unit_test(test_computer_answers),

@@ -89,13 +89,17 @@ static int kill_servers(void **state_)
     return 0;
 }
 
-/* Starts damier serve on the folder's database, port 0; reads the port off
- * its "Damier is at http://127.0.0.1:PORT/" line. */
-static void start(struct server *s)
+/* Starts damier serve on the folder's database, port 0, with the options
+ * extra (NULL-ended, or NULL); reads the port off its "Damier is at
+ * http://127.0.0.1:PORT/" line. */
+static void start_with(struct server *s, const char *const *extra)
 {
     const char *bin = tu_env("DAMIER_BIN", "build/damier");
-    char db[128], web[128];
-    snprintf(db, sizeof db, "%s/damier.db", s->dir);
+    char file[128], web[128];
+    snprintf(file, sizeof file, "%s/damier.db", s->dir);
+    /* DAMIER_TEST_DB runs the suite on another store: a postgresql:// URL
+     * (tests/cli/store_pg.sh). */
+    const char *db = tu_env("DAMIER_TEST_DB", file);
     snprintf(web, sizeof web, "%s/web", s->dir);
     int fds[2];
     assert_int_equal(pipe(fds), 0);
@@ -105,8 +109,11 @@ static void start(struct server *s)
         dup2(fds[1], 1);
         close(fds[0]);
         close(fds[1]);
-        execl(bin, bin, "serve", "--listen", "127.0.0.1:0", "--db", db, "--web", web,
-              "--engine-threads", "2", (char *)NULL);
+        const char *argv[24] = {bin,  "serve", "--listen",         "127.0.0.1:0", "--db", db,
+                                "--web", web,   "--engine-threads", "2"};
+        for (int i = 0; extra && extra[i] && i < 12; i++)
+            argv[10 + i] = extra[i];
+        execv(bin, (char *const *)argv);
         _exit(127);
     }
     close(fds[1]);
@@ -134,6 +141,11 @@ static void start(struct server *s)
     assert_non_null(strstr(line, "Damier is at http://127.0.0.1:"));
     s->port = atoi(at + strlen("http://127.0.0.1:"));
     assert_true(s->port > 0);
+}
+
+static void start(struct server *s)
+{
+    start_with(s, NULL);
 }
 
 /* Ends the server with sig; for SIGTERM it must exit 0. */
@@ -483,6 +495,7 @@ static void test_api(void **state_)
     assert_string_equal(jstr(r.json, "status"), "playing");
     assert_int_equal(json_array_size(json_object_get(r.json, "legal")), 9);
     assert_null(json_object_get(r.json, "you"));
+    assert_true(json_is_null(json_object_get(r.json, "must_capture")));
     int seq0 = jint(r.json, "seq");
     reply_free(&r);
     assert_int_equal(move(port, id, "wrongtoken", "32-28", NULL), 403);
@@ -521,6 +534,30 @@ static void test_api(void **state_)
     json_t *pos = json_object_get(r.json, "position");
     assert_int_equal(json_array_size(json_object_get(pos, "pieces")), 40);
     reply_free(&r);
+    /* An earlier position, for a client reviewing the moves. */
+    snprintf(path, sizeof path, "/api/games/%s?token=%s&ply=1", id, token);
+    get(port, path, &r);
+    assert_int_equal(r.status, 200);
+    assert_int_equal(jint(r.json, "ply"), 1);
+    assert_int_equal(jint(r.json, "plies"), 2);
+    assert_string_equal(jstr(r.json, "move"), "32-28");
+    assert_string_equal(jstr(r.json, "turn"), "black");
+    assert_string_equal(jstr(r.json, "fen"), "B:W28,31,33-50:B1-20");
+    assert_int_equal(json_array_size(json_object_get(json_object_get(r.json, "position"), "pieces")),
+                     40);
+    reply_free(&r);
+    snprintf(path, sizeof path, "/api/games/%s?ply=0", id);
+    get(port, path, &r);
+    assert_int_equal(r.status, 200);
+    assert_true(json_is_null(json_object_get(r.json, "move")));
+    assert_string_equal(jstr(r.json, "fen"), "W:W31-50:B1-20");
+    reply_free(&r);
+    static const char *const bad_plies[] = {"3", "-1", "x", "", "1x"};
+    for (size_t i = 0; i < sizeof bad_plies / sizeof bad_plies[0]; i++) {
+        snprintf(path, sizeof path, "/api/games/%s?ply=%s", id, bad_plies[i]);
+        get(port, path, &r);
+        expect_error(&r, 400, "a ply out of range");
+    }
     assert_int_equal(action(port, id, token, "dance"), 400);
     assert_int_equal(action(port, id, "nope", "resign"), 403);
     assert_int_equal(action(port, id, token, "accept-draw"), 409); /* no offer */
@@ -532,6 +569,36 @@ static void test_api(void **state_)
     reply_free(&r);
     assert_int_equal(move(port, id, token, "33-28", NULL), 409); /* game over */
 
+    /* A compulsory capture comes with its reason, in the terminal's words. */
+    char cid[16], ctok[48];
+    create(port, "{\"fen\":\"W:W32,45:B27,17,5\",\"opponent\":{\"type\":\"local\"}}", cid,
+           ctok, NULL);
+    state(port, cid, &r);
+    assert_string_equal(jstr(r.json, "must_capture"),
+                        "a capture is compulsory: 32x12 takes the most pieces (2)");
+    reply_free(&r);
+    create(port, "{\"variant\":\"russian\",\"fen\":\"W:Wc3,e3:Bd4,f6\",\"opponent\":{\"type\":\"local\"}}",
+           cid, ctok, NULL);
+    state(port, cid, &r);
+    assert_string_equal(jstr(r.json, "must_capture"),
+                        "a capture is compulsory: c3:g7 or e3:c5");
+    reply_free(&r);
+
+    /* Frisian: each side's king that made the last quiet moves, counted. */
+    create(port, "{\"variant\":\"frisian\",\"fen\":\"W:WK46,36:BK1,15\",\"opponent\":{\"type\":\"local\"}}",
+           cid, ctok, NULL);
+    state(port, cid, &r);
+    assert_int_equal(json_array_size(json_object_get(r.json, "king_moves")), 0);
+    reply_free(&r);
+    assert_int_equal(move(port, cid, ctok, "46-37", NULL), 200);
+    assert_int_equal(move(port, cid, ctok, "1-7", NULL), 200);
+    assert_int_equal(move(port, cid, ctok, "37-41", &r), 200);
+    char *kings = json_dumps(json_object_get(r.json, "king_moves"), JSON_COMPACT);
+    assert_string_equal(kings, "[{\"color\":\"white\",\"square\":\"41\",\"count\":2},"
+                               "{\"color\":\"black\",\"square\":\"7\",\"count\":1}]");
+    free(kings);
+    reply_free(&r);
+
     /* A friend game with a clock: the invite, turns, a draw agreed. */
     create(port, "{\"variant\":\"russian\",\"side\":\"white\",\"opponent\":{\"type\":\"friend\"},"
                  "\"clock\":\"5+3\"}",
@@ -540,6 +607,13 @@ static void test_api(void **state_)
     snprintf(invite, sizeof invite, "%s", jstr(r.json, "invite"));
     assert_true(strncmp(invite, "/join/", 6) == 0);
     assert_string_equal(jstr(r.json, "side"), "white");
+    reply_free(&r);
+    /* No clock runs before the friend has come and both have moved once. */
+    pause_ms(300);
+    state(port, id, &r);
+    json_t *clock = json_object_get(r.json, "clock");
+    assert_true(json_is_null(json_object_get(clock, "running")));
+    assert_int_equal(jint(clock, "white_ms"), 300000);
     reply_free(&r);
     snprintf(path, sizeof path, "/api%s", invite);
     post(port, path, "", &r);
@@ -552,13 +626,24 @@ static void test_api(void **state_)
     post(port, path, "", &r);
     expect_error(&r, 409, "an invite used twice");
     assert_int_equal(move(port, id, black, "f6-g5", NULL), 409); /* not black's turn */
-    assert_int_equal(move(port, id, token, "c3-d4", NULL), 200);
+    pause_ms(200);
+    assert_int_equal(move(port, id, token, "c3-d4", &r), 200);
+    clock = json_object_get(r.json, "clock");
+    assert_true(json_is_null(json_object_get(clock, "running")));
+    assert_int_equal(jint(clock, "white_ms"), 300000); /* untimed, no increment */
+    reply_free(&r);
     assert_int_equal(move(port, id, token, "e3-f4", NULL), 409); /* out of turn */
+    pause_ms(200);
     assert_int_equal(move(port, id, black, "f6-g5", &r), 200);
-    json_t *clock = json_object_get(r.json, "clock");
+    clock = json_object_get(r.json, "clock");
     assert_string_equal(jstr(clock, "control"), "5+3");
     assert_string_equal(jstr(clock, "running"), "white");
-    assert_true(jint(clock, "white_ms") > 290000 && jint(clock, "white_ms") <= 303000);
+    assert_int_equal(jint(clock, "black_ms"), 300000);
+    assert_true(jint(clock, "white_ms") > 290000 && jint(clock, "white_ms") <= 300000);
+    reply_free(&r);
+    pause_ms(100);
+    state(port, id, &r);
+    assert_true(jint(json_object_get(r.json, "clock"), "white_ms") < 300000);
     reply_free(&r);
     assert_int_equal(action(port, id, token, "offer-draw"), 200);
     state(port, id, &r);
@@ -569,6 +654,55 @@ static void test_api(void **state_)
     assert_string_equal(jstr(r.json, "status"), "over");
     assert_string_equal(jstr(r.json, "result"), "1/2-1/2"); /* as Russian writes it */
     reply_free(&r);
+    /* A rematch: the colours changed, the friend told by the old game. */
+    snprintf(path, sizeof path, "/api/games/%s/rematch", id);
+    snprintf(body, sizeof body, "{\"token\":\"%s\"}", black);
+    post(port, path, body, &r);
+    assert_int_equal(r.status, 201);
+    assert_string_equal(jstr(r.json, "side"), "white");
+    char again[16], again_invite[64], again_token[48];
+    snprintf(again, sizeof again, "%s", jstr(r.json, "id"));
+    snprintf(again_token, sizeof again_token, "%s", jstr(r.json, "token"));
+    snprintf(again_invite, sizeof again_invite, "%s", jstr(r.json, "invite"));
+    reply_free(&r);
+    post(port, path, body, &r);
+    expect_error(&r, 409, "a second rematch");
+    snprintf(path, sizeof path, "/api/games/%s?token=%s", id, token);
+    get(port, path, &r);
+    assert_string_equal(jstr(r.json, "rematch"), again_invite);
+    reply_free(&r);
+    snprintf(path, sizeof path, "/api/games/%s?token=%s", id, black);
+    get(port, path, &r);
+    assert_true(json_is_null(json_object_get(r.json, "rematch")));
+    reply_free(&r);
+    state(port, id, &r); /* a spectator never sees the invite */
+    assert_true(json_is_null(json_object_get(r.json, "rematch")));
+    reply_free(&r);
+    snprintf(path, sizeof path, "/api%s", again_invite);
+    post(port, path, "", &r);
+    assert_int_equal(r.status, 200);
+    assert_string_equal(jstr(r.json, "side"), "black");
+    assert_string_equal(jstr(r.json, "id"), again);
+    reply_free(&r);
+    /* Its invite used, the finished game leaves memory (nobody watches it)
+     * and is read back from the store, whole, when asked for. */
+    pause_ms(500);
+    snprintf(path, sizeof path, "/api/games/%s?token=%s", id, token);
+    get(port, path, &r);
+    assert_true(json_is_null(json_object_get(r.json, "rematch")));
+    assert_string_equal(jstr(r.json, "result"), "1/2-1/2");
+    assert_string_equal(jstr(r.json, "you"), "white");
+    assert_int_equal(jint(r.json, "ply"), 2);
+    reply_free(&r);
+    state(port, again, &r);
+    assert_string_equal(jstr(json_object_get(r.json, "clock"), "control"), "5+3");
+    assert_string_equal(jstr(r.json, "variant"), "russian");
+    reply_free(&r);
+    snprintf(path, sizeof path, "/api/games/%s/rematch", again);
+    snprintf(body, sizeof body, "{\"token\":\"%s\"}", again_token);
+    post(port, path, body, &r);
+    expect_error(&r, 409, "a rematch of a game still on");
+
     snprintf(path, sizeof path, "/api/games/%s/pdn", id);
     get(port, path, &r);
     assert_int_equal(r.status, 200);
@@ -621,6 +755,148 @@ static void test_api(void **state_)
            NULL);
     assert_true(wait_ply(port, id, 1));
 
+    stop(&s, SIGTERM);
+    remove_dir(&s);
+}
+
+/* ---- limits ---------------------------------------------------------------- */
+
+/* New games: a few a minute from one address (429), a few unfinished at
+ * once on the server (503), each refusal a JSON error naming its limit. */
+static void test_limits(void **state_)
+{
+    (void)state_;
+    struct server s;
+    make_dir(&s);
+    /* The store may hold unfinished games already (DAMIER_TEST_DB: a
+     * database the suite's other tests used): room for two more. */
+    struct reply r;
+    start(&s);
+    get(s.port, "/healthz", &r);
+    assert_int_equal(r.status, 200);
+    int held = jint(r.json, "games");
+    reply_free(&r);
+    stop(&s, SIGTERM);
+    char max_games[16], refusal[32];
+    snprintf(max_games, sizeof max_games, "%d", held + 2);
+    snprintf(refusal, sizeof refusal, "max_games %d)", held + 2);
+    const char *const limits[] = {"--games-per-minute", "4", "--max-games", max_games, NULL};
+    start_with(&s, limits);
+    char id[16], token[48], first[16], first_token[48];
+    static const char local[] = "{\"opponent\":{\"type\":\"local\"}}";
+    create(s.port, local, first, first_token, NULL);
+    create(s.port, local, id, token, NULL);
+    post(s.port, "/api/games", local, &r);
+    assert_int_equal(r.status, 503);
+    assert_non_null(strstr(jstr(r.json, "error"), refusal));
+    reply_free(&r);
+    /* A game ended makes room. */
+    assert_int_equal(action(s.port, first, first_token, "resign"), 200);
+    post(s.port, "/api/import", "{\"pdn\":\"1. 32-28 *\",\"opponent\":{\"type\":\"local\"}}", &r);
+    assert_int_equal(r.status, 201);
+    reply_free(&r);
+    /* The fifth request of the minute (the refused one counted too). */
+    post(s.port, "/api/games", local, &r);
+    assert_int_equal(r.status, 429);
+    assert_non_null(strstr(jstr(r.json, "error"), "at most 4 a minute from one address"));
+    reply_free(&r);
+    post(s.port, "/api/import", "{\"pdn\":\"1. 32-28 *\"}", &r);
+    expect_error(&r, 429, "an import past the rate");
+    /* Playing on is not limited. */
+    assert_int_equal(move(s.port, id, token, "32-28", NULL), 200);
+    stop(&s, SIGTERM);
+    remove_dir(&s);
+}
+
+/* ---- draw offers to the computer ----------------------------------------- */
+
+/* Waits until game id is over; false on time. */
+static bool wait_over(int port, const char *id)
+{
+    int64_t deadline = now_ms() + WAIT_MS;
+    for (;;) {
+        struct reply r;
+        state(port, id, &r);
+        bool over = strcmp(jstr(r.json, "status"), "over") == 0;
+        reply_free(&r);
+        if (over)
+            return true;
+        if (now_ms() > deadline)
+            return false;
+        pause_ms(20);
+    }
+}
+
+/* Waits until no draw offer stands in game id; false on time. */
+static bool wait_no_offer(int port, const char *id)
+{
+    int64_t deadline = now_ms() + WAIT_MS;
+    for (;;) {
+        struct reply r;
+        state(port, id, &r);
+        bool offered = json_is_string(json_object_get(r.json, "draw_offer"));
+        reply_free(&r);
+        if (!offered)
+            return true;
+        if (now_ms() > deadline)
+            return false;
+        pause_ms(20);
+    }
+}
+
+/* A draw offered while the computer thinks is answered, not let lapse. */
+static void test_computer_draw(void **state_)
+{
+    (void)state_;
+    struct server s;
+    make_dir(&s);
+    start(&s);
+    char id[16], token[48];
+    struct reply r;
+    /* Level 8 thinks 2 s a move.  A draw offered while it does, in an
+     * even ending, is answered before it moves: accepted. */
+    create(s.port, "{\"fen\":\"W:W46,47:B4,5\",\"side\":\"white\",\"opponent\":{\"type\":\"computer\",\"level\":8}}",
+           id, token, NULL);
+    assert_int_equal(move(s.port, id, token, "46-41", NULL), 200);
+    assert_int_equal(action(s.port, id, token, "offer-draw"), 200);
+    assert_true(wait_over(s.port, id));
+    state(s.port, id, &r);
+    assert_string_equal(jstr(r.json, "result"), "1-1");
+    assert_int_equal(jint(r.json, "ply"), 1); /* the offer did not lapse by its move */
+    reply_free(&r);
+
+    /* In the opening it declines, then plays the move its search found
+     * (kept, not searched again: about 1.9 s for the move here, against
+     * 3.1 s searching twice; not asserted, the machine's load varies). */
+    create(s.port, "{\"side\":\"white\",\"opponent\":{\"type\":\"computer\",\"level\":8}}", id,
+           token, NULL);
+    assert_int_equal(move(s.port, id, token, "32-28", NULL), 200);
+    assert_int_equal(action(s.port, id, token, "offer-draw"), 200);
+    assert_true(wait_ply(s.port, id, 2));
+    state(s.port, id, &r);
+    assert_true(json_is_null(json_object_get(r.json, "draw_offer")));
+    assert_string_equal(jstr(r.json, "status"), "playing");
+    reply_free(&r);
+
+    /* Level 1 takes a draw in an even opening. */
+    create(s.port, "{\"side\":\"white\",\"opponent\":{\"type\":\"computer\",\"level\":1}}", id,
+           token, NULL);
+    assert_int_equal(move(s.port, id, token, "32-28", NULL), 200);
+    assert_int_equal(action(s.port, id, token, "offer-draw"), 200);
+    assert_true(wait_over(s.port, id));
+    state(s.port, id, &r);
+    assert_string_equal(jstr(r.json, "result"), "1-1");
+    reply_free(&r);
+
+    /* A man up, it never agrees, whatever its level. */
+    create(s.port, "{\"fen\":\"W:W31-50:B1-19\",\"side\":\"black\",\"opponent\":{\"type\":\"computer\",\"level\":1}}",
+           id, token, NULL);
+    assert_true(wait_ply(s.port, id, 1));
+    assert_int_equal(action(s.port, id, token, "offer-draw"), 200);
+    assert_true(wait_no_offer(s.port, id));
+    state(s.port, id, &r);
+    assert_string_equal(jstr(r.json, "status"), "playing");
+    reply_free(&r);
     stop(&s, SIGTERM);
     remove_dir(&s);
 }
@@ -785,6 +1061,12 @@ static void test_restart(void **state_)
     int white_ms = jint(json_object_get(r.json, "clock"), "white_ms");
     reply_free(&r);
     assert_int_equal(action(s.port, fid, black, "offer-draw"), 200);
+    /* A timed friend game one move in: its clocks have not started, and
+     * must not start with the restart. */
+    char hid[16], htok[48];
+    create(s.port, "{\"side\":\"white\",\"opponent\":{\"type\":\"friend\"},\"clock\":\"3+2\"}", hid,
+           htok, NULL);
+    assert_int_equal(move(s.port, hid, htok, "32-28", NULL), 200);
     /* A computer game at a level that thinks for 700 ms: killed before it
      * answers, so its move is still to be made. */
     create(s.port, "{\"side\":\"white\",\"opponent\":{\"type\":\"computer\",\"level\":7}}", cid, ctok,
@@ -808,6 +1090,12 @@ static void test_restart(void **state_)
     int after = jint(clock, "white_ms");
     if (after > white_ms + 100 || after < white_ms - 5000)
         fail_msg("white had %d ms, has %d after the restart", white_ms, after);
+    reply_free(&r);
+    state(s.port, hid, &r);
+    clock = json_object_get(r.json, "clock");
+    assert_true(json_is_null(json_object_get(clock, "running")));
+    assert_int_equal(jint(clock, "white_ms"), 180000);
+    assert_int_equal(jint(clock, "black_ms"), 180000);
     reply_free(&r);
     assert_int_equal(action(s.port, fid, ftok, "decline-draw"), 200);
     assert_int_equal(move(s.port, fid, ftok, "37-32", NULL), 200);
@@ -844,6 +1132,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_teardown(test_static_files, kill_servers),
         cmocka_unit_test_teardown(test_api, kill_servers),
+        cmocka_unit_test_teardown(test_limits, kill_servers),
+        cmocka_unit_test_teardown(test_computer_draw, kill_servers),
         cmocka_unit_test_teardown(test_websocket, kill_servers),
         cmocka_unit_test_teardown(test_restart, kill_servers),
     };

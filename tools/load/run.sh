@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: MIT
 # tools/load/run.sh - a load run on a server of its own: damier serve on a
 # fresh database in a temporary folder (loopback, any free port, no limit
-# of connections per address, the fd limit raised for thousands of
-# sockets), tools/load/load.mjs against it with --server-pid, then the
+# of connections per address, of games or of new games a minute, the fd
+# limit raised for thousands of sockets), tools/load/load.mjs against it with --server-pid, then the
 # server stopped.  The options are load.mjs's (--games, --seconds, ...).
 #   tools/load/run.sh --games 5000 --seconds 600
 # DAMIER_BIN names the binary (default build/damier).
@@ -17,7 +17,7 @@ bin=${DAMIER_BIN:-$root/build/damier}
 # Two sockets a game on each side, and some room.
 ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
 dir=$(mktemp -d /tmp/damier-load-XXXXXX)
-"$bin" serve --listen 127.0.0.1:0 --db "$dir/load.db" --max-per-address 0 >"$dir/out" 2>"$dir/err" &
+"$bin" serve --listen 127.0.0.1:0 --db "$dir/load.db" --max-per-address 0 --max-games 0 --games-per-minute 0 >"$dir/out" 2>"$dir/err" &
 pid=$!
 trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$dir"' EXIT
 i=0

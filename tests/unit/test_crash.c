@@ -117,7 +117,8 @@ static void test_full_disk(void **state)
             ply++;
             expect_push(ws, ply);
         } else {
-            if (r.status != 500 || !strstr(r.body, "could not be stored"))
+            if (r.status != 500 || !strstr(r.body, "could not be stored") ||
+                !strstr(r.body, "disk is full"))
                 fail_msg("a move on a full disk: %d %s", r.status, r.body);
             refused = true;
         }
@@ -199,9 +200,8 @@ static void test_locked_database(void **state)
     int64_t t0 = sc_now_ms();
     post_move(s.port, id, token, ply, &r);
     int64_t ms = sc_now_ms() - t0;
-    /* (The store's own words follow "could not be stored"; main's SQLite
-     * store reports its ROLLBACK's error there, not "database is locked".) */
-    if (r.status != 500 || !strstr(r.body, "could not be stored"))
+    if (r.status != 500 || !strstr(r.body, "could not be stored") ||
+        !strstr(r.body, "database is locked"))
         fail_msg("a move on a locked database: %d %s", r.status, r.body);
     sc_reply_free(&r);
     if (ms < 4000 || ms > 8000)

@@ -56,6 +56,20 @@ static inline int64_t fs_now_ms(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/* Whether fd has something to read within ms.  libFuzzer's timer signal
+ * (-timeout) interrupts poll: it is resumed for the time left. */
+static inline bool fs_readable(int fd, int ms)
+{
+    int64_t deadline = fs_now_ms() + ms;
+    for (;;) {
+        struct pollfd q = {fd, POLLIN, 0};
+        int64_t left = deadline - fs_now_ms();
+        int n = poll(&q, 1, left > 0 ? (int)left : 0);
+        if (n >= 0 || errno != EINTR)
+            return n > 0;
+    }
+}
+
 /* A socket to the server (-1 if it does not answer). */
 static inline int fs_connect(void)
 {
@@ -99,8 +113,7 @@ static inline size_t fs_read_all(int fd, char *buf, size_t size, int first_ms, i
 {
     size_t len = 0;
     while (len < size - 1) {
-        struct pollfd q = {fd, POLLIN, 0};
-        if (poll(&q, 1, len ? quiet_ms : first_ms) <= 0)
+        if (!fs_readable(fd, len ? quiet_ms : first_ms))
             break;
         ssize_t r = recv(fd, buf + len, size - 1 - len, 0);
         if (r <= 0)
@@ -121,8 +134,7 @@ static inline size_t fs_request(const char *req, char *buf, size_t size)
     size_t len = 0;
     const char *end = NULL, *cl = NULL;
     while (len < size - 1) {
-        struct pollfd q = {fd, POLLIN, 0};
-        if (poll(&q, 1, 5000) <= 0)
+        if (!fs_readable(fd, 5000))
             break;
         ssize_t r = recv(fd, buf + len, size - 1 - len, 0);
         if (r <= 0)

@@ -108,8 +108,7 @@ static void drain(int fd, struct reader *r, int first_ms, int quiet_ms)
 {
     bool got = false;
     while (!r->closed && r->len < sizeof r->buf) {
-        struct pollfd q = {fd, POLLIN, 0};
-        if (poll(&q, 1, got ? quiet_ms : first_ms) <= 0)
+        if (!fs_readable(fd, got ? quiet_ms : first_ms))
             return;
         ssize_t n = recv(fd, r->buf + r->len, sizeof r->buf - r->len, 0);
         if (n <= 0) {
@@ -171,8 +170,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char hs[2048];
     size_t hl = 0;
     while (hl < sizeof hs - 1) {
-        struct pollfd q = {fd, POLLIN, 0};
-        FUZZ_CHECK(poll(&q, 1, 5000) == 1 && recv(fd, hs + hl, 1, 0) == 1);
+        FUZZ_CHECK(fs_readable(fd, 5000) && recv(fd, hs + hl, 1, 0) == 1);
         hs[++hl] = '\0';
         if (strstr(hs, "\r\n\r\n"))
             break;

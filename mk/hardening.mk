@@ -4,7 +4,8 @@
 # end of the Makefile.
 #
 # Every tests/fuzz/fuzz_<name>.c is a libFuzzer target for one reader of
-# untrusted input.  The same file is also linked with tests/fuzz/replay.c
+# untrusted input; fuzz_http and fuzz_ws send theirs to a damier serve
+# running in the target's process (tests/fuzz/fuzz_server.h).  The same file is also linked with tests/fuzz/replay.c
 # into build/tests/test_fuzz_<name>, which `make check` (and check-asan)
 # runs: it replays the seed corpus, so every input that once crashed stays a
 # regression test without clang.
@@ -48,11 +49,17 @@ fuzz-build:
 	$(FUZZ_MAKE) fuzz-bins
 fuzz-bins: $(FUZZ_BINS)
 
+# (libdamier.a holds the server: the HTTP and WebSocket targets run it in a
+# thread, so every target links its libraries.)
 $(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(FUZZ_BUILD)/libdamier.a
 	@$(if $(Q),echo "  FUZZ    $@")
 	$(Q)clang -std=c17 -D_POSIX_C_SOURCE=200809L -g -O1 -Iinclude -Isrc \
 	  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	  $< $(FUZZ_BUILD)/libdamier.a -o $@ -lpthread -lm
+	  $< $(FUZZ_BUILD)/libdamier.a -o $@ $(LDLIBS)
+
+# The server targets share their harness.
+$(FUZZ_BUILD)/fuzz_http $(FUZZ_BUILD)/fuzz_ws $(BUILD)/tests/test_fuzz_http \
+  $(BUILD)/tests/test_fuzz_ws: tests/fuzz/fuzz_server.h
 
 # The PDN seeds are whole tournaments (up to 100 KB): new inputs are kept
 # to 16 KB, a few games, so that the reader runs about fifty times a second
@@ -83,8 +90,12 @@ fuzz-%: fuzz-build
 # (test_hub); DXP's two sides (test_dxp); matches searched in turn
 # (test_play); and the Hub session in this process, its search thread
 # stopped, ponder-hit and joined as the seed sessions of fuzz_hubsession say
-# (test_fuzz_hubsession).  halt_on_error makes a race fail the test.
-TSAN_TESTS := test_engine test_hub test_dxp test_play test_fuzz_hubsession
+# (test_fuzz_hubsession); the web server's loop in a thread of its own, its
+# engine pool searching an analysis, stopped by srv_stop from the main
+# thread (test_fuzz_http, test_fuzz_ws).  halt_on_error makes a race fail
+# the test.
+TSAN_TESTS := test_engine test_hub test_dxp test_play test_fuzz_hubsession test_fuzz_http \
+  test_fuzz_ws
 check-tsan: deps-check
 	$(MAKE) BUILD=build-tsan OPT=-O1 SANITIZE="-fsanitize=thread -fno-omit-frame-pointer" \
 	  build-tsan/damier $(TSAN_TESTS:%=build-tsan/tests/%)

@@ -106,7 +106,8 @@ int cmd_serve(int argc, char **argv)
         if (strcmp(a, "--listen") == 0 || strcmp(a, "--db") == 0 ||
             strcmp(a, "--engine-threads") == 0 || strcmp(a, "--web") == 0 ||
             strcmp(a, "--max-games") == 0 || strcmp(a, "--games-per-minute") == 0 ||
-            strcmp(a, "--node") == 0 || strcmp(a, "--redis") == 0) {
+            strcmp(a, "--max-per-address") == 0 || strcmp(a, "--node") == 0 ||
+            strcmp(a, "--redis") == 0) {
             if (!has_value) {
                 cli_error("serve: %s needs a value", a);
                 return CLI_USAGE;
@@ -134,6 +135,12 @@ int cmd_serve(int argc, char **argv)
                     return CLI_USAGE;
                 if (*limit == 0)
                     *limit = -1;
+            }
+            if (strcmp(a, "--max-per-address") == 0) {
+                int max;
+                if (cli_number("serve", a, v, 0, 1000000, &max) != 0)
+                    return CLI_USAGE;
+                c.max_per_address = max == 0 ? -1 : max; /* the config's 0 is the default */
             }
         } else {
             return cli_unknown_option("serve", a);

@@ -215,7 +215,8 @@ static const struct command {
      "  --multipv K        the K best moves, each with its own score and line (1-16)\n" HELP_HELP},
     {"serve", cmd_serve, "the web app: play in the browser, over HTTP and WebSocket",
      "usage: damier serve [--listen ADDR:PORT] [--db FILE|URL] [--engine-threads N] [--web DIR]\n"
-     "                    [--max-games N] [--games-per-minute N] [--node NAME --redis URL]\n"
+     "                    [--max-games N] [--games-per-minute N] [--max-per-address N]\n"
+     "                    [--node NAME --redis URL]\n"
      "\n"
      "Serves the browser app and its API (docs/api.md) until interrupted, and prints\n"
      "where: Damier is at http://127.0.0.1:8080/.  Every game, move, clock reading\n"
@@ -238,7 +239,9 @@ static const struct command {
      "  --max-games N      unfinished games held at once (default 10000; 0: any);\n"
      "                     a new game past it is refused (503)\n"
      "  --games-per-minute N  new games one address may start in a minute (default\n"
-     "                     30; 0: any); more are refused (429)\n" HELP_HELP},
+     "                     30; 0: any); more are refused (429)\n"
+     "  --max-per-address N  connections one client address may hold at once; more\n"
+     "                     are answered 429 (default 64; 0: any, for load tests)\n" HELP_HELP},
     {"version", NULL, "print the version", "usage: damier version (or damier --version)\n"},
 };
 

@@ -26,10 +26,14 @@
 #include <errno.h>
 #include <jansson.h>
 #include <libwebsockets.h>
+#include <netinet/in.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -44,6 +48,13 @@
 #define MAX_GAMES 10000             /* unfinished games at once, by default  */
 #define GAMES_PER_MINUTE 30         /* new games an address starts, by default */
 #define RATE_SLOTS 512              /* addresses whose new games are counted */
+/* A WebSocket message is one frame of at most this (lws' receive buffer,
+ * so a message arrives in one callback); a move or an act is under 200. */
+#define WS_MESSAGE_MAX 4096
+/* A request's headers, and then its body, must arrive within this: a
+ * client that stalls or trickles is closed, and its slot freed. */
+#define REQUEST_SECONDS 10
+#define PEER_BUCKETS 1024
 
 /* The content security policy of every answer: scripts and styles from
  * files of this server only (no inline ones), the WebSocket to it. */
@@ -93,6 +104,7 @@ struct pss {
     size_t body_len;
     bool too_big;
     bool routed;        /* this request has been routed (answered or queued) */
+    lws_usec_t started; /* when the request's headers were read           */
     char *resp;         /* LWS_PRE bytes, then the body                   */
     size_t resp_len;
     int status;
@@ -122,6 +134,8 @@ static struct server {
     lws_sorted_usec_list_t tick;
     int max_games, games_per_minute; /* -1: no limit                      */
     rate_slot rate[RATE_SLOTS];
+    int max_per_address;         /* 0: no limit                            */
+    struct peer *peers[PEER_BUCKETS];
 } S;
 
 /* ---- small helpers ----------------------------------------------------- */
@@ -408,6 +422,7 @@ static int serve_file(pss *p, const char *rel)
 /* ---- storage of acts ---------------------------------------------------- */
 
 static void schedule(live *g);
+static dm_match *match_from_record(const store_game *rec);
 
 /* Marks every watcher of g as due for the new state. */
 static void notify(live *g)
@@ -418,11 +433,36 @@ static void notify(live *g)
     }
 }
 
+/* After a failed commit (a full disk, a locked database): g back to what
+ * the store holds, so that neither the caller (answered an error) nor the
+ * watchers (sent the stored state) hear of an act a restart would lose.
+ * The seq stays past the failed one: watchers re-read.  If the store cannot
+ * even be read, g stays as it is. */
+static void restore_stored(live *g)
+{
+    store_game rec;
+    char err[256];
+    if (store_load_game(S.store, g->rec.id, &rec, err, sizeof err) != 1) {
+        lwsl_err("game %s: cannot read back the stored game\n", g->rec.id);
+        return;
+    }
+    dm_match *m = match_from_record(&rec);
+    free(rec.pdn);
+    rec.pdn = NULL;
+    if (!m)
+        return;
+    rec.seq = g->rec.seq;
+    dm_match_free(g->m);
+    g->m = m;
+    g->rec = rec;
+    g->kept = false; /* found for a match that is no more */
+}
+
 /* Commits g after an act that moved the match from (seq0, ply0): the move
  * with its clock when one ply was added, a takeback's dropped plies, any
  * other change; then tells the watchers and lets the computer think.
- * Returns 0, or -1 with err when the store failed (the act then stands in
- * memory only: the caller answers 500). */
+ * Returns 0, or -1 with err when the store failed (g is then back as the
+ * store holds it, restore_stored: the caller answers 500). */
 static int commit(live *g, int ply0, char *err, size_t errsize)
 {
     dm_error perr;
@@ -449,8 +489,10 @@ static int commit(live *g, int ply0, char *err, size_t errsize)
     }
     free(g->rec.pdn);
     g->rec.pdn = NULL;
-    if (rc != 0)
+    if (rc != 0) {
         lwsl_err("game %s: %s\n", g->rec.id, err);
+        restore_stored(g);
+    }
     notify(g);
     schedule(g);
     return rc;
@@ -597,7 +639,7 @@ static void seats_from(const store_game *rec, int creator, dm_match_options *o)
 
 /* A stored game back in memory: the match rebuilt from its PDN (moves,
  * clocks, result), the standing offer or request asked again. */
-static live *revive(store_game *rec)
+static dm_match *match_from_record(const store_game *rec)
 {
     dm_match_options o = {0};
     seats_from(rec, -1, &o);
@@ -612,6 +654,14 @@ static live *revive(store_game *rec)
         dm_match_offer_draw(m, (enum dm_color)rec->draw_offer, &err);
     if (rec->takeback >= 0)
         dm_match_request_takeback(m, (enum dm_color)rec->takeback, &err);
+    return m;
+}
+
+static live *revive(store_game *rec)
+{
+    dm_match *m = match_from_record(rec);
+    if (!m)
+        return NULL;
     live *g = add_live(rec, m);
     if (!g)
         dm_match_free(m);
@@ -1587,8 +1637,10 @@ static void ws_receive(pss *p, const char *text, size_t len)
                                                   "by POST /api/games/{id}/actions)");
             }
             char serr[256];
-            if (dm_match_seq(g->m) != seq0)
-                commit(g, ply0, serr, sizeof serr);
+            if (dm_match_seq(g->m) != seq0 && commit(g, ply0, serr, sizeof serr) != 0 && rc == 0) {
+                snprintf(err.msg, sizeof err.msg, "the act could not be stored: %s", serr);
+                rc = -1;
+            }
             if (rc != 0)
                 ws_note(p, "error", err.msg);
         }
@@ -1624,6 +1676,99 @@ static int ws_writable(pss *p)
     if (p->note || p->pong || p->dirty)
         lws_callback_on_writable(p->wsi);
     return 0;
+}
+
+/* ---- connections per peer address ---------------------------------------- */
+
+/* The open connections of one address.  An accepted connection points at
+ * its peer (lws' opaque user data of the wsi) from its first callback to
+ * its destruction, so the count is exact whatever way the connection ends. */
+typedef struct peer {
+    unsigned char addr[16]; /* IPv6, or IPv4 mapped into it              */
+    int conns;
+    struct peer *next;
+} peer;
+
+/* The address of socket fd's peer as 16 bytes; false if it has none. */
+static bool peer_address(int fd, unsigned char addr[16])
+{
+    struct sockaddr_storage ss;
+    socklen_t len = sizeof ss;
+    if (fd < 0 || getpeername(fd, (struct sockaddr *)&ss, &len) != 0)
+        return false;
+    memset(addr, 0, 16);
+    if (ss.ss_family == AF_INET) {
+        addr[10] = addr[11] = 0xff;
+        memcpy(addr + 12, &((struct sockaddr_in *)&ss)->sin_addr, 4);
+    } else if (ss.ss_family == AF_INET6) {
+        memcpy(addr, &((struct sockaddr_in6 *)&ss)->sin6_addr, 16);
+    } else {
+        return false;
+    }
+    return true;
+}
+
+static peer **peer_slot(const unsigned char addr[16])
+{
+    uint32_t h = 2166136261u; /* FNV-1a */
+    for (int i = 0; i < 16; i++)
+        h = (h ^ addr[i]) * 16777619u;
+    peer **link = &S.peers[h % PEER_BUCKETS];
+    while (*link && memcmp((*link)->addr, addr, 16) != 0)
+        link = &(*link)->next;
+    return link;
+}
+
+/* A new connection on socket fd, before lws takes it: 0 to take it, -1
+ * (lws closes it) when its address holds max_per_address already; that
+ * client is told so in a complete answer, as nothing of its request has
+ * been read yet. */
+static int peer_admit(int fd)
+{
+    unsigned char addr[16];
+    if (S.max_per_address <= 0 || !peer_address(fd, addr))
+        return 0;
+    peer *known = *peer_slot(addr);
+    if (!known || known->conns < S.max_per_address)
+        return 0;
+    char answer[256];
+    int n = snprintf(answer, sizeof answer,
+                     "HTTP/1.1 429 Too Many Requests\r\ncontent-type: application/json\r\n"
+                     "content-length: %d\r\nconnection: close\r\n\r\n%s",
+                     (int)strlen("{\"error\":\"too many connections from this address\"}"),
+                     "{\"error\":\"too many connections from this address\"}");
+    if (send(fd, answer, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL) == n)
+        shutdown(fd, SHUT_WR);
+    return -1;
+}
+
+/* The connection wsi (just accepted) counted against its address. */
+static void peer_attach(struct lws *wsi)
+{
+    unsigned char addr[16];
+    if (!peer_address(lws_get_socket_fd(wsi), addr))
+        return;
+    peer **link = peer_slot(addr);
+    if (!*link) {
+        if (!(*link = calloc(1, sizeof **link)))
+            return; /* uncounted: the limit is a defence, not a contract */
+        memcpy((*link)->addr, addr, 16);
+    }
+    (*link)->conns++;
+    lws_set_opaque_user_data(wsi, *link);
+}
+
+static void peer_detach(struct lws *wsi)
+{
+    peer *pe = lws_get_opaque_user_data(wsi);
+    if (!pe)
+        return;
+    lws_set_opaque_user_data(wsi, NULL);
+    if (--pe->conns > 0)
+        return;
+    peer **link = peer_slot(pe->addr);
+    *link = pe->next;
+    free(pe);
 }
 
 /* ---- the protocol callback ---------------------------------------------- */
@@ -1676,9 +1821,22 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
                     size_t len)
 {
     pss *p = user;
+    /* A connection closed before its first request was read (an idle one
+     * timed out, or one that sent half a request) has no state yet. */
+    if (!p && (reason == LWS_CALLBACK_CLOSED_HTTP || reason == LWS_CALLBACK_CLOSED))
+        return 0;
     switch (reason) {
+    case LWS_CALLBACK_FILTER_NETWORK_CONNECTION:
+        return peer_admit((int)(intptr_t)in);
+    case LWS_CALLBACK_SERVER_NEW_CLIENT_INSTANTIATED:
+        peer_attach(wsi);
+        return 0;
+    case LWS_CALLBACK_WSI_DESTROY:
+        peer_detach(wsi);
+        return 0;
     case LWS_CALLBACK_HTTP:
         p->wsi = wsi;
+        p->started = lws_now_usecs();
         p->post = lws_hdr_total_length(wsi, WSI_TOKEN_POST_URI) > 0;
         if (!p->post && lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) <= 0) {
             respond_error(p, HTTP_STATUS_METHOD_NOT_ALLOWED, "only GET and POST");
@@ -1700,6 +1858,9 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     case LWS_CALLBACK_HTTP_BODY:
         if (len == 0) /* an empty body's report: in may be NULL */
             return 0;
+        /* lws' timeout restarts with every piece: a trickle is cut here. */
+        if (lws_now_usecs() - p->started > REQUEST_SECONDS * LWS_US_PER_SEC)
+            return -1;
         if (p->too_big || p->body_len + len > BODY_MAX) {
             /* Read on, keep nothing: the client hears 413 once it is done. */
             p->too_big = true;
@@ -1724,9 +1885,13 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         ws_attach(p);
         return 0;
     case LWS_CALLBACK_RECEIVE:
-        if (len > BODY_MAX || !lws_is_final_fragment(wsi) || !lws_is_first_fragment(wsi)) {
-            ws_note(p, "error", "one message a frame, at most 64 KiB");
-            return 0;
+        if (!lws_is_final_fragment(wsi) || !lws_is_first_fragment(wsi)) {
+            /* The rest of such a message would come as more pieces: the
+             * socket is closed rather than read on. */
+            static const char why[] = "a message is one frame of at most 4096 bytes";
+            lws_close_reason(wsi, LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE, (unsigned char *)why,
+                             sizeof why - 1);
+            return -1;
         }
         ws_receive(p, in, len);
         return 0;
@@ -1754,13 +1919,15 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 }
 
 static struct lws_protocols protocols[] = {
-    {"damier", callback, sizeof(pss), 4096, 0, NULL, 0},
+    {"damier", callback, sizeof(pss), WS_MESSAGE_MAX, 0, NULL, 0},
     {NULL, NULL, 0, 0, 0, NULL, 0},
 };
 
 /* ---- the loop ------------------------------------------------------------ */
 
-static volatile sig_atomic_t stopping;
+/* Set by a signal or by srv_stop on another thread: a lock-free atomic
+ * serves both. */
+static atomic_int stopping;
 
 static void on_signal(int sig)
 {
@@ -1768,6 +1935,21 @@ static void on_signal(int sig)
     stopping = 1;
     if (S.ctx)
         lws_cancel_service(S.ctx);
+}
+
+/* srv_stop's view of the running context: set and cleared under the lock,
+ * so a stop from another thread never wakes a context being destroyed. */
+static pthread_mutex_t running_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct lws_context *running;
+
+void srv_stop(void)
+{
+    pthread_mutex_lock(&running_lock);
+    if (running) {
+        stopping = 1;
+        lws_cancel_service(running);
+    }
+    pthread_mutex_unlock(&running_lock);
 }
 
 static void wake(void *ctx)
@@ -1815,8 +1997,14 @@ int srv_run(const srv_config *c)
     info.iface = c->host;
     info.protocols = protocols;
     info.options = LWS_SERVER_OPTION_VALIDATE_UTF8;
-    /* Bodies of at most BODY_MAX; lws' default header space is enough. */
-    info.timeout_secs = 30;
+    /* Bodies of at most BODY_MAX; lws' default header space is enough.
+     * A request stalled in its headers or its body is closed after
+     * REQUEST_SECONDS; an idle keep-alive connection after lws' 5 s. */
+    info.timeout_secs = REQUEST_SECONDS;
+    info.timeout_secs_ah_idle = REQUEST_SECONDS;
+    S.max_per_address = c->max_per_address == 0   ? SRV_MAX_PER_ADDRESS
+                        : c->max_per_address < 0 ? 0
+                                                 : c->max_per_address;
     S.ctx = lws_create_context(&info);
     if (!S.ctx) {
         fprintf(stderr, "serve: cannot listen on %s:%d\n", c->host, c->port);
@@ -1841,13 +2029,22 @@ int srv_run(const srv_config *c)
         printf("resumed %d unfinished game%s\n", loaded, loaded == 1 ? "" : "s");
     fflush(stdout);
 
-    signal(SIGINT, on_signal);
-    signal(SIGTERM, on_signal);
+    stopping = 0;
+    if (!c->in_thread) {
+        signal(SIGINT, on_signal);
+        signal(SIGTERM, on_signal);
+    }
     signal(SIGPIPE, SIG_IGN);
+    pthread_mutex_lock(&running_lock);
+    running = S.ctx;
+    pthread_mutex_unlock(&running_lock);
     lws_sul_schedule(S.ctx, 0, &S.tick, tick, TICK_US);
     while (!stopping)
         if (lws_service(S.ctx, 0) < 0)
             break;
+    pthread_mutex_lock(&running_lock);
+    running = NULL;
+    pthread_mutex_unlock(&running_lock);
 
     pool_stop(S.pool);
     S.pool = NULL;

@@ -7,6 +7,8 @@
 #ifndef DM_SERVER_SERVER_H
 #define DM_SERVER_SERVER_H
 
+#include <stdbool.h>
+
 typedef struct srv_config {
     const char *host;   /* the address to listen on ("127.0.0.1")          */
     int port;           /* 0: any free port (the address line says which)  */
@@ -16,11 +18,26 @@ typedef struct srv_config {
     int max_games;      /* unfinished games held at once; 0: 10000, -1: any */
     int games_per_minute; /* new games one address may start in a minute;
                              0: 30, -1: any                                */
+    int max_per_address; /* connections one peer address may hold at once:
+                          * SRV_MAX_PER_ADDRESS when 0, no limit when < 0  */
+    bool in_thread;     /* a server in a thread of a bigger program (a fuzz
+                         * target): SIGINT and SIGTERM are left alone, and
+                         * srv_stop() ends it                              */
 } srv_config;
+
+/* The connections one address may hold when the configuration says 0: a
+ * few browsers' tabs behind one router (six HTTP connections and a
+ * WebSocket each), not a flood. */
+#define SRV_MAX_PER_ADDRESS 64
 
 /* Serves until SIGINT or SIGTERM.  Prints "Damier is at http://H:P/" on
  * stdout once listening, errors on stderr.  Returns 0 after a clean stop,
  * 1 if it cannot start (the database, the port). */
 int srv_run(const srv_config *c);
+
+/* Asks the srv_run of this process to return (from any thread): it stops
+ * within one turn of its loop.  A call before srv_run starts, or after it
+ * returned, does nothing. */
+void srv_stop(void);
 
 #endif

@@ -102,7 +102,12 @@ check-tsan: deps-check
 	@set -e; for t in $(TSAN_TESTS); do echo "== build-tsan/tests/$$t"; \
 	  TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" DAMIER_QUICK=1 \
 	  DAMIER_BIN=build-tsan/damier build-tsan/tests/$$t; done
-	@echo "check-tsan: $(words $(TSAN_TESTS)) tests clean"
+	@# the bus between nodes on a Redis of its own (tests/cli/bus.sh)
+	$(MAKE) BUILD=build-tsan OPT=-O1 SANITIZE="-fsanitize=thread -fno-omit-frame-pointer" \
+	  build-tsan/tests/test_bus
+	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" DAMIER_BIN=build-tsan/damier \
+	  sh tests/cli/bus.sh
+	@echo "check-tsan: $(words $(TSAN_TESTS)) tests and the bus clean"
 
 clean: clean-hardening
 .PHONY: clean-hardening

@@ -490,24 +490,35 @@ static void set_slices(struct dm_engine *e, struct search_ply *sp, int base, int
     sp[1].base = base + count + 1;
 }
 
-/* Makes m from pos into next, and keys the child ply. */
-static void play(struct dm_engine *e, const dm_position *pos, int ply, const dm_move *m,
-                 dm_position *next)
+/* Makes m from pos into next, and keys the child ply; known, if not NULL,
+ * is tt_key_move's key of m, found already (and its entry prefetched). */
+static void play_known(struct dm_engine *e, const dm_position *pos, int ply, const dm_move *m,
+                       dm_position *next, const uint64_t *known)
 {
     *next = *pos;
     dm_make_move(e->v, next, m);
     struct search_ply *child = &e->stack[ply + 1];
-    child->key = e->v->frisian_king_limit
-                     ? tt_key_after(&e->keys, e->stack[ply].key, pos, next)
-                     : tt_key_move(&e->keys, e->stack[ply].key, pos, m);
+    if (e->v->frisian_king_limit)
+        child->key = tt_key_after(&e->keys, e->stack[ply].key, pos, next);
+    else if (known)
+        child->key = *known;
+    else
+        child->key = tt_key_move(&e->keys, e->stack[ply].key, pos, m);
 #ifdef SEARCH_CHECK_KEYS
     if (child->key != tt_key(&e->keys, next))
         abort();
 #endif
-    tt_prefetch(&e->tt, child->key);
+    if (!known || e->v->frisian_king_limit)
+        tt_prefetch(&e->tt, child->key);
     bool reversible = m->njumps == 0 && !(m->flags & (DM_MOVE_REMOVAL | DM_MOVE_PROMOTES)) &&
                       (pos->kings & BIT128(m->from));
     child->reversible = reversible ? e->stack[ply].reversible + 1 : 0;
+}
+
+static void play(struct dm_engine *e, const dm_position *pos, int ply, const dm_move *m,
+                 dm_position *next)
+{
+    play_known(e, pos, ply, m, next, NULL);
 }
 
 /* Probes the table for the node keyed key: its move (for ordering) into
@@ -692,15 +703,21 @@ static int search(struct dm_engine *e, const dm_position *pos, int ply, int dept
     order_moves(e, pos, ply, tt_index, tt_from);
     if (first)
         next_move(sp, 0); /* the table's move, searched already */
+    /* The move after this one is chosen while this one is searched, and
+     * its entry starts loading (its key from the move, which play then
+     * takes; Frisian's is a guess: a wrong one costs a load). */
+    int next_i = -1;
+    uint64_t next_key = 0;
     for (int k = first; k < count; k++) {
-        int i = next_move(sp, k);
+        int i = next_i >= 0 ? next_i : next_move(sp, k);
         const dm_move *m = &moves[i];
         dm_position next;
-        play(e, pos, ply, m, &next);
-        /* The next move's entry starts loading while this one is searched
-         * (its key guessed from the move: a wrong guess costs a load). */
-        if (k + 1 < count)
-            tt_prefetch(&e->tt, tt_key_move(&e->keys, sp->key, pos, &moves[next_move(sp, k + 1)]));
+        play_known(e, pos, ply, m, &next, next_i >= 0 ? &next_key : NULL);
+        if (k + 1 < count) {
+            next_i = next_move(sp, k + 1);
+            next_key = tt_key_move(&e->keys, sp->key, pos, &moves[next_i]);
+            tt_prefetch(&e->tt, next_key);
+        }
         int s;
         if (k == 0) {
             s = -search(e, &next, ply + 1, new_depth, -beta, -alpha);

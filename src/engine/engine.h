@@ -49,18 +49,34 @@ uint64_t tt_key_move(const struct tt_keys *keys, uint64_t key, const dm_position
 
 enum tt_bound { TT_NONE = 0, TT_UPPER = 1, TT_LOWER = 2, TT_EXACT = 3 };
 
-#define TT_NO_MOVE 0xFFFF
+/* The move of an entry: its index in dm_generate's list (TT_INDEX bits,
+ * TT_NO_MOVE: none) and what replays it without a list.  A move that
+ * neither jumps nor captures is made of its from, to and flags alone:
+ * TT_PLAIN, with its flags in TT_PROMOTES and TT_REMOVAL, so that the
+ * search tries it before generating the node's moves.  TT_SINGLE: it was
+ * the position's only legal move. */
+#define TT_INDEX    0x07FF
+#define TT_NO_MOVE  0x07FF
+#define TT_PLAIN    0x0800
+#define TT_PROMOTES 0x1000
+#define TT_REMOVAL  0x2000
+#define TT_SINGLE   0x4000
 
-/* One entry: 16 bytes, four to a 64-byte cluster. */
+/* One entry: 16 bytes, four to a 64-byte cluster.  The low byte of a key
+ * is its cluster's (a table has at least 256 clusters): the entry keeps
+ * the move's to cell there instead. */
 struct tt_entry {
-    uint64_t key;
+    uint64_t key;  /* bits 8-63: the key's; bits 0-7: the move's to cell  */
     int16_t score; /* mate scores relative to this node (tt_score_to)       */
-    uint16_t move; /* index of the best move in dm_generate's list, or TT_NO_MOVE */
+    uint16_t move; /* TT_INDEX bits and flags, as above                    */
     uint8_t from;  /* of that move: a check against index drift            */
     int8_t depth;
     uint8_t bound; /* enum tt_bound                                        */
     uint8_t age;   /* the search that wrote it                             */
 };
+
+#define TT_KEY_MASK (~(uint64_t)0xFF)
+#define TT_MIN_CLUSTERS 256
 
 #define TT_CLUSTER 4
 
@@ -91,7 +107,7 @@ void tt_clear(struct tt *t);
 const struct tt_entry *tt_probe(const struct tt *t, uint64_t key);
 /* Stores a result; score already made relative to the node. */
 void tt_store(struct tt *t, uint64_t key, int score, int depth, enum tt_bound bound, int move,
-              int from);
+              int from, int to);
 
 /* Mate scores are stored as distances from the node, not from the root, so
  * that an entry is right wherever the position recurs. */

@@ -4,10 +4,13 @@
  *
  * Each iteration searches the root moves one ply deeper than the last, the
  * previous best first.  Below the root, a node probes the transposition
- * table, generates its moves (every node needs them: no move left ends the
- * game, and a capture is compulsory), and searches them in order: the
- * table's move, captures by size, promotions, the two killers of the ply,
- * then the rest by their history score.  The first move gets the full
+ * table, generates its moves (no move left ends the game, and a capture is
+ * compulsory), and searches them in order: the table's move, captures by
+ * size, promotions, the two killers of the ply, then the rest by their
+ * history score.  A table's move that neither jumps nor captures is made
+ * from its entry alone (from, to, flags) and searched before the list is
+ * generated, which a cutoff then spares; the others are ordered after it
+ * (by the history as it stands once it is searched).  The first move gets the full
  * window, the others a null window, re-searched when they beat alpha; late
  * quiet moves are searched one ply shallower first.  At depth zero a node
  * whose side must capture keeps searching (quiescence: in draughts a
@@ -487,43 +490,88 @@ static void set_slices(struct dm_engine *e, struct search_ply *sp, int base, int
     sp[1].base = base + count + 1;
 }
 
-/* Makes m from pos into next, and keys the child ply. */
-static void play(struct dm_engine *e, const dm_position *pos, int ply, const dm_move *m,
-                 dm_position *next)
+/* Makes m from pos into next, and keys the child ply; known, if not NULL,
+ * is tt_key_move's key of m, found already (and its entry prefetched). */
+static void play_known(struct dm_engine *e, const dm_position *pos, int ply, const dm_move *m,
+                       dm_position *next, const uint64_t *known)
 {
     *next = *pos;
     dm_make_move(e->v, next, m);
     struct search_ply *child = &e->stack[ply + 1];
-    child->key = e->v->frisian_king_limit
-                     ? tt_key_after(&e->keys, e->stack[ply].key, pos, next)
-                     : tt_key_move(&e->keys, e->stack[ply].key, pos, m);
+    if (e->v->frisian_king_limit)
+        child->key = tt_key_after(&e->keys, e->stack[ply].key, pos, next);
+    else if (known)
+        child->key = *known;
+    else
+        child->key = tt_key_move(&e->keys, e->stack[ply].key, pos, m);
 #ifdef SEARCH_CHECK_KEYS
     if (child->key != tt_key(&e->keys, next))
         abort();
 #endif
-    tt_prefetch(&e->tt, child->key);
+    if (!known || e->v->frisian_king_limit)
+        tt_prefetch(&e->tt, child->key);
     bool reversible = m->njumps == 0 && !(m->flags & (DM_MOVE_REMOVAL | DM_MOVE_PROMOTES)) &&
                       (pos->kings & BIT128(m->from));
     child->reversible = reversible ? e->stack[ply].reversible + 1 : 0;
 }
 
+static void play(struct dm_engine *e, const dm_position *pos, int ply, const dm_move *m,
+                 dm_position *next)
+{
+    play_known(e, pos, ply, m, next, NULL);
+}
+
 /* Probes the table for the node keyed key: its move (for ordering) into
- * *move and *from, and true with the score in *cut when the stored bound
- * settles the node at this depth and window (never at a PV node). */
+ * *move (TT_INDEX bits and flags), *from and *to, and true with the score in
+ * *cut when the stored bound settles the node at this depth and window
+ * (never at a PV node). */
 static bool tt_cutoff(struct dm_engine *e, uint64_t key, int ply, int depth, int alpha, int beta,
-                      bool pv_node, int *move, int *from, int *cut)
+                      bool pv_node, int *move, int *from, int *to, int *cut)
 {
     const struct tt_entry *te = tt_probe(&e->tt, key);
     if (!te)
         return false;
     *move = te->move;
     *from = te->from;
+    *to = (uint8_t)te->key;
     int s = tt_score_from(te->score, ply);
     if (pv_node || te->depth < depth ||
         !(te->bound == TT_EXACT || (te->bound == TT_LOWER && s >= beta) ||
           (te->bound == TT_UPPER && s <= alpha)))
         return false;
     *cut = s;
+    return true;
+}
+
+/* The table's code of moves[index] of a list of count moves (tt_entry). */
+static int tt_code(const dm_move *m, int index, int count)
+{
+    int code = index;
+    if (m->njumps == 0 && !(m->flags & DM_MOVE_CAPTURE))
+        code |= TT_PLAIN | (m->flags & DM_MOVE_PROMOTES ? TT_PROMOTES : 0) |
+                (m->flags & DM_MOVE_REMOVAL ? TT_REMOVAL : 0);
+    if (count == 1)
+        code |= TT_SINGLE;
+    return code;
+}
+
+/* The plain move (TT_PLAIN) a table entry codes, as dm_generate makes it;
+ * false unless pos has a piece of its side on from and to is free (a
+ * check against a key's collision, so that no impossible move is made). */
+static bool tt_plain_move(const dm_position *pos, int code, int from, int to, dm_move *m)
+{
+    if (!(code & TT_PLAIN) || (code & TT_INDEX) == TT_NO_MOVE || from >= DM_MAX_CELLS ||
+        to >= DM_MAX_CELLS)
+        return false;
+    dm_bits own = pos->side == DM_WHITE ? pos->white : pos->black;
+    bool removal = (code & TT_REMOVAL) != 0;
+    if (!has128(own, from) || (removal ? from != to : has128(pos->white | pos->black, to)))
+        return false;
+    memset(m, 0, sizeof *m);
+    m->from = (uint8_t)from;
+    m->to = (uint8_t)to;
+    m->flags = (uint8_t)((code & TT_PROMOTES ? DM_MOVE_PROMOTES : 0) |
+                         (removal ? DM_MOVE_REMOVAL : 0));
     return true;
 }
 
@@ -565,10 +613,10 @@ static int search(struct dm_engine *e, const dm_position *pos, int ply, int dept
      * generating its moves.  A horizon node generates first, since one that
      * need not capture is evaluated at once: most nodes are such leaves, and
      * a probe there costs a cache miss for what the evaluation says anyway. */
-    int tt_move = TT_NO_MOVE, tt_from = DM_NO_CELL;
+    int tt_move = TT_NO_MOVE, tt_from = DM_NO_CELL, tt_to = DM_NO_CELL;
     int cut;
     if (depth > 0 && tt_cutoff(e, sp->key, ply, depth, alpha, beta, pv_node, &tt_move, &tt_from,
-                               &cut))
+                               &tt_to, &cut))
         return cut;
     /* At the horizon most nodes need not capture: a kernel tells so, and
      * whether any move is left, without a list. */
@@ -580,6 +628,43 @@ static int search(struct dm_engine *e, const dm_position *pos, int ply, int dept
             return eval_position(&e->eval, pos);
     }
     int base = sp->base;
+    int old_alpha = alpha, best = -SEARCH_INF, best_index = TT_NO_MOVE;
+    /* The table's move, if its entry says how to make it (a plain move),
+     * is searched before the moves are generated: when it cuts off, they
+     * never are.  Only where every list fits on the stack, so that the
+     * node is not one the overflow rule would have evaluated. */
+    int first = 0;
+    dm_move hash_move;
+    if (depth > 0 && base + DM_MAX_MOVES <= e->move_room &&
+        tt_plain_move(pos, tt_move, tt_from, tt_to, &hash_move)) {
+        int hash_depth = depth - 1;
+        if ((tt_move & TT_SINGLE) && ply < 2 * e->root_depth + 16)
+            hash_depth = depth; /* a forced move is not a choice */
+        /* No slice of this node's yet: the child's moves start at its
+         * base, where the node's own list goes once the child is done
+         * (the child then has more room than after the list, which
+         * matters only in lines near the stack's end). */
+        sp[1].base = base + 1;
+        dm_position next;
+        play(e, pos, ply, &hash_move, &next);
+        int s = -search(e, &next, ply + 1, hash_depth, -beta, -alpha);
+        if (e->stop)
+            return 0;
+        best = s;
+        best_index = tt_move & TT_INDEX;
+        if (s > alpha) {
+            alpha = s;
+            update_pv(e, ply, &hash_move);
+            if (s >= beta) {
+                if (is_quiet(&hash_move))
+                    reward_quiet(e, pos->side, ply, &hash_move, depth);
+                tt_store(&e->tt, sp->key, tt_score_to(best, ply), depth, TT_LOWER, tt_move,
+                         tt_from, tt_to);
+                return best;
+            }
+        }
+        first = 1;
+    }
     dm_move_list *list = base + DM_MAX_MOVES <= e->move_room ? list_at(e, base) : &e->scratch;
     dm_generate(v, pos, list, 0);
     int count = list->count;
@@ -591,12 +676,23 @@ static int search(struct dm_engine *e, const dm_position *pos, int ply, int dept
     if ((depth <= 0 && !must_capture) || base + count > e->move_room)
         return eval_position(&e->eval, pos);
     if (depth <= 0 && tt_cutoff(e, sp->key, ply, depth, alpha, beta, pv_node, &tt_move, &tt_from,
-                                &cut))
+                                &tt_to, &cut))
         return cut;
     dm_move *moves = e->moves + base;
     if (list == &e->scratch)
         memcpy(moves, list->moves, (size_t)count * sizeof *moves);
     set_slices(e, sp, base, count);
+    int tt_index = tt_move & TT_INDEX;
+    if (tt_index >= count || moves[tt_index].from != tt_from)
+        tt_index = TT_NO_MOVE;
+    if (first && (tt_index == TT_NO_MOVE || !dm_move_same(&moves[tt_index], &hash_move))) {
+        /* A key's collision: the move searched is not this position's. */
+        first = 0;
+        alpha = old_alpha;
+        best = -SEARCH_INF;
+        best_index = TT_NO_MOVE;
+        e->pv_len[ply] = 0;
+    }
 
     int new_depth = depth - 1;
     if (depth <= 0)
@@ -604,17 +700,24 @@ static int search(struct dm_engine *e, const dm_position *pos, int ply, int dept
     else if (count == 1 && ply < 2 * e->root_depth + 16)
         new_depth = depth; /* a forced move is not a choice */
 
-    order_moves(e, pos, ply, tt_move < count ? tt_move : TT_NO_MOVE, tt_from);
-    int old_alpha = alpha, best = -SEARCH_INF, best_index = TT_NO_MOVE;
-    for (int k = 0; k < count; k++) {
-        int i = next_move(sp, k);
+    order_moves(e, pos, ply, tt_index, tt_from);
+    if (first)
+        next_move(sp, 0); /* the table's move, searched already */
+    /* The move after this one is chosen while this one is searched, and
+     * its entry starts loading (its key from the move, which play then
+     * takes; Frisian's is a guess: a wrong one costs a load). */
+    int next_i = -1;
+    uint64_t next_key = 0;
+    for (int k = first; k < count; k++) {
+        int i = next_i >= 0 ? next_i : next_move(sp, k);
         const dm_move *m = &moves[i];
         dm_position next;
-        play(e, pos, ply, m, &next);
-        /* The next move's entry starts loading while this one is searched
-         * (its key guessed from the move: a wrong guess costs a load). */
-        if (k + 1 < count)
-            tt_prefetch(&e->tt, tt_key_move(&e->keys, sp->key, pos, &moves[next_move(sp, k + 1)]));
+        play_known(e, pos, ply, m, &next, next_i >= 0 ? &next_key : NULL);
+        if (k + 1 < count) {
+            next_i = next_move(sp, k + 1);
+            next_key = tt_key_move(&e->keys, sp->key, pos, &moves[next_i]);
+            tt_prefetch(&e->tt, next_key);
+        }
         int s;
         if (k == 0) {
             s = -search(e, &next, ply + 1, new_depth, -beta, -alpha);
@@ -645,9 +748,13 @@ static int search(struct dm_engine *e, const dm_position *pos, int ply, int dept
         }
     }
     enum tt_bound bound = best >= beta ? TT_LOWER : best > old_alpha ? TT_EXACT : TT_UPPER;
-    int stored = bound == TT_UPPER ? TT_NO_MOVE : best_index;
-    tt_store(&e->tt, sp->key, tt_score_to(best, ply), depth, bound, stored,
-             stored == TT_NO_MOVE ? DM_NO_CELL : moves[stored].from);
+    if (bound == TT_UPPER)
+        tt_store(&e->tt, sp->key, tt_score_to(best, ply), depth, bound, TT_NO_MOVE, DM_NO_CELL,
+                 DM_NO_CELL);
+    else
+        tt_store(&e->tt, sp->key, tt_score_to(best, ply), depth, bound,
+                 tt_code(&moves[best_index], best_index, count), moves[best_index].from,
+                 moves[best_index].to);
     return best;
 }
 
@@ -909,8 +1016,8 @@ int dm_engine_search(dm_engine *e, const dm_variant *v, const dm_position *pos,
 
     /* The first ordering: as any node orders, with the table's move. */
     const struct tt_entry *te = tt_probe(&e->tt, root->key);
-    order_moves(e, pos, 0, te && te->move < count ? te->move : TT_NO_MOVE,
-                te ? te->from : DM_NO_CELL);
+    int te_index = te ? te->move & TT_INDEX : TT_NO_MOVE;
+    order_moves(e, pos, 0, te_index < count ? te_index : TT_NO_MOVE, te ? te->from : DM_NO_CELL);
     for (int k = 0; k < count; k++)
         next_move(root, k);
     plan_time(e, count);

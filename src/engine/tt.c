@@ -135,7 +135,7 @@ uint64_t tt_key(const struct tt_keys *keys, const dm_position *pos)
 bool tt_init(struct tt *t, size_t mb)
 {
     size_t bytes = (mb ? mb : 1) << 20;
-    size_t clusters = 1;
+    size_t clusters = TT_MIN_CLUSTERS;
     while (clusters * 2 * TT_CLUSTER * sizeof(struct tt_entry) <= bytes)
         clusters *= 2;
     /* A cluster is one cache line: aligned, a probe touches one line only.
@@ -172,18 +172,20 @@ const struct tt_entry *tt_probe(const struct tt *t, uint64_t key)
 {
     const struct tt_entry *c = tt_cluster(t, key);
     for (int i = 0; i < TT_CLUSTER; i++)
-        if (c[i].key == key && c[i].bound != TT_NONE)
+        if (((c[i].key ^ key) & TT_KEY_MASK) == 0 && c[i].bound != TT_NONE)
             return &c[i];
     return NULL;
 }
 
 void tt_store(struct tt *t, uint64_t key, int score, int depth, enum tt_bound bound, int move,
-              int from)
+              int from, int to)
 {
     struct tt_entry *c = tt_cluster(t, key), *slot = &c[0];
     int worst = 1 << 30;
+    bool same = false;
     for (int i = 0; i < TT_CLUSTER; i++) {
-        if (c[i].key == key || c[i].bound == TT_NONE) {
+        same = ((c[i].key ^ key) & TT_KEY_MASK) == 0;
+        if (same || c[i].bound == TT_NONE) {
             slot = &c[i];
             break;
         }
@@ -196,19 +198,21 @@ void tt_store(struct tt *t, uint64_t key, int score, int depth, enum tt_bound bo
     }
     /* Keep a deeper result for the same key unless this one is exact;
      * the best move is worth keeping either way. */
-    if (slot->key == key && slot->bound != TT_NONE && depth < slot->depth - 1 &&
-        bound != TT_EXACT) {
-        if (move != TT_NO_MOVE && slot->move == TT_NO_MOVE) {
+    bool has_move = (move & TT_INDEX) != TT_NO_MOVE;
+    if (same && slot->bound != TT_NONE && depth < slot->depth - 1 && bound != TT_EXACT) {
+        if (has_move && (slot->move & TT_INDEX) == TT_NO_MOVE) {
             slot->move = (uint16_t)move;
             slot->from = (uint8_t)from;
+            slot->key = (key & TT_KEY_MASK) | (uint8_t)to;
         }
         return;
     }
-    if (move == TT_NO_MOVE && slot->key == key) {
+    if (!has_move && same) {
         move = slot->move;
         from = slot->from;
+        to = (uint8_t)slot->key;
     }
-    slot->key = key;
+    slot->key = (key & TT_KEY_MASK) | (uint8_t)to;
     slot->score = (int16_t)score;
     slot->move = (uint16_t)move;
     slot->from = (uint8_t)from;

@@ -78,6 +78,7 @@ $(BUILD)/tests/%: tests/unit/%.c tests/unit/testutil.h $(BUILD)/libdamier.a
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  TEST    $@")
 	$(Q)$(CC) $(ALLFLAGS) -Itests/unit $< $(BUILD)/libdamier.a -o $@ -lcmocka $(LDLIBS)
+$(BUILD)/tests/test_server $(BUILD)/tests/test_access $(BUILD)/tests/test_crash: tests/unit/srvclient.h
 
 # Debian packages, installed only when missing: what building and running
 # need (run), and on top of that what the tests need (check).

@@ -4,10 +4,10 @@
  * of it: plain sockets, HTTP/1.1 requests, a WebSocket (the handshake,
  * masked frames out of any size, unmasked frames in, the close frame).
  *
- * The hardening tests (test_access, test_crash) share it; every helper
- * is static inline, so a test using part of it still builds under
- * -Werror.  A helper that meets something unexpected fails the test with
- * what it met.
+ * The API suite (test_server) and the hardening tests (test_access,
+ * test_crash) share it; every helper is static inline, so a test using
+ * part of it still builds under -Werror.  A helper that meets something
+ * unexpected fails the test with what it met.
  */
 #ifndef DM_TESTS_SRVCLIENT_H
 #define DM_TESTS_SRVCLIENT_H
@@ -32,9 +32,12 @@ typedef struct sc_server {
     pid_t pid;
     int out;             /* its standard output                           */
     int port;
+    int threads;         /* --engine-threads; 0 for 1                     */
     char dir[64];        /* the test's folder: the database               */
-    char db[128];        /* dir/damier.db, beside web/: what ".." would reach */
+    char db[256];        /* dir/damier.db, beside web/: what ".." would reach;
+                          * or DAMIER_TEST_DB (sc_use_test_db)             */
     char web[128];       /* dir/web, holding index.html                   */
+    char said[512];      /* its standard output up to its address line    */
 } sc_server;
 
 static inline int64_t sc_now_ms(void)
@@ -66,6 +69,16 @@ static inline int sc_kill_all(void **state)
     return 0;
 }
 
+static inline void sc_write_file(const char *dir, const char *name, const char *text)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
 /* A fresh folder for s's database. */
 static inline void sc_make_dir(sc_server *s)
 {
@@ -75,12 +88,16 @@ static inline void sc_make_dir(sc_server *s)
     snprintf(s->db, sizeof s->db, "%s/damier.db", s->dir);
     snprintf(s->web, sizeof s->web, "%s/web", s->dir);
     assert_int_equal(mkdir(s->web, 0755), 0);
-    char path[160];
-    snprintf(path, sizeof path, "%s/index.html", s->web);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs("<!doctype html><title>app</title>\n", f);
-    fclose(f);
+    sc_write_file(s->web, "index.html", "<!doctype html><title>app</title>\n");
+}
+
+/* DAMIER_TEST_DB, when set, stands for s's database: another store, a
+ * postgresql:// URL (tests/cli/store_pg.sh runs test_server so). */
+static inline void sc_use_test_db(sc_server *s)
+{
+    const char *db = getenv("DAMIER_TEST_DB");
+    if (db && *db && snprintf(s->db, sizeof s->db, "%s", db) >= (int)sizeof s->db)
+        fail_msg("DAMIER_TEST_DB is too long");
 }
 
 static inline void sc_remove_dir(sc_server *s)
@@ -96,8 +113,10 @@ static inline void sc_remove_dir(sc_server *s)
 static inline void sc_start(sc_server *s, const char *const *extra)
 {
     const char *bin = tu_env("DAMIER_BIN", "build/damier");
+    char threads[16];
+    snprintf(threads, sizeof threads, "%d", s->threads > 0 ? s->threads : 1);
     const char *argv[24] = {bin, "serve", "--listen", "127.0.0.1:0", "--db", s->db,
-                            "--web", s->web, "--engine-threads", "1"};
+                            "--web", s->web, "--engine-threads", threads};
     int argc = 10;
     for (int i = 0; extra && extra[i] && argc < 22; i++)
         argv[argc++] = extra[i];
@@ -135,6 +154,7 @@ static inline void sc_start(sc_server *s, const char *const *extra)
         len += (size_t)r;
         line[len] = '\0';
     }
+    snprintf(s->said, sizeof s->said, "%s", line);
     s->port = atoi(at + strlen("http://127.0.0.1:"));
     assert_true(s->port > 0);
 }
@@ -327,7 +347,7 @@ static inline const char *sc_str(json_t *o, const char *key)
 {
     const char *s = json_string_value(json_object_get(o, key));
     if (!s)
-        fail_msg("no string '%s' in an answer", key);
+        fail_msg("no string '%s' in %s", key, o ? json_dumps(o, JSON_COMPACT) : "nothing");
     return s;
 }
 
@@ -351,8 +371,10 @@ static inline void sc_create(int port, const char *body, char *id, char *token, 
         sc_reply_free(&r);
 }
 
-/* POSTs a move with a token (NULL: none); the status. */
-static inline int sc_move(int port, const char *id, const char *token, const char *mv)
+/* POSTs a move with a token (NULL: none); the status, the answer in out
+ * (NULL: dropped). */
+static inline int sc_move_reply(int port, const char *id, const char *token, const char *mv,
+                                sc_reply *out)
 {
     char path[128], body[256];
     snprintf(path, sizeof path, "/api/games/%s/moves", id);
@@ -360,6 +382,27 @@ static inline int sc_move(int port, const char *id, const char *token, const cha
         snprintf(body, sizeof body, "{\"move\":\"%s\",\"token\":\"%s\"}", mv, token);
     else
         snprintf(body, sizeof body, "{\"move\":\"%s\"}", mv);
+    sc_reply r;
+    sc_post(port, path, body, &r);
+    int status = r.status;
+    if (out)
+        *out = r;
+    else
+        sc_reply_free(&r);
+    return status;
+}
+
+static inline int sc_move(int port, const char *id, const char *token, const char *mv)
+{
+    return sc_move_reply(port, id, token, mv, NULL);
+}
+
+/* POSTs an action ("resign", "offer-draw", ...) with a token; the status. */
+static inline int sc_action(int port, const char *id, const char *token, const char *act)
+{
+    char path[128], body[256];
+    snprintf(path, sizeof path, "/api/games/%s/actions", id);
+    snprintf(body, sizeof body, "{\"action\":\"%s\",\"token\":\"%s\"}", act, token);
     sc_reply r;
     sc_post(port, path, body, &r);
     int status = r.status;
@@ -377,19 +420,47 @@ static inline void sc_state(int port, const char *id, sc_reply *r)
         fail_msg("GET %s: %d %s", path, r->status, r->body);
 }
 
-static inline int sc_seq(int port, const char *id)
+/* The number key of game id's state. */
+static inline int sc_state_int(int port, const char *id, const char *key)
 {
     sc_reply r;
     sc_state(port, id, &r);
-    int seq = sc_int(r.json, "seq");
+    int n = sc_int(r.json, key);
     sc_reply_free(&r);
-    return seq;
+    return n;
+}
+
+static inline int sc_seq(int port, const char *id)
+{
+    return sc_state_int(port, id, "seq");
+}
+
+static inline int sc_ply(int port, const char *id)
+{
+    return sc_state_int(port, id, "ply");
+}
+
+/* Waits until game id reaches ply (the computer's answer); false on time. */
+static inline bool sc_wait_ply(int port, const char *id, int ply)
+{
+    int64_t deadline = sc_now_ms() + SC_WAIT_MS;
+    while (sc_ply(port, id) < ply) {
+        if (sc_now_ms() > deadline)
+            return false;
+        sc_pause_ms(20);
+    }
+    return true;
 }
 
 /* ---- WebSocket ---------------------------------------------------------- */
 
-/* A WebSocket to path from address from, past its handshake. */
-static inline int sc_ws_open_from(int port, const char *path, const char *from)
+/* The Sec-WebSocket-Accept that answers the key sc_ws_open sends (RFC
+ * 6455, 1.3). */
+#define SC_WS_ACCEPT "s3pPLMBiTxaQ9kYGzzhZRbK+xOo="
+
+/* A WebSocket to path from address from, past its handshake; the answer
+ * must carry accept too unless that is NULL. */
+static inline int sc_ws_open_as(int port, const char *path, const char *from, const char *accept)
 {
     int fd = sc_connect_from(port, from);
     char req[512];
@@ -408,9 +479,14 @@ static inline int sc_ws_open_from(int port, const char *path, const char *from)
             fail_msg("WebSocket %s: no handshake", path);
         buf[++len] = '\0';
     }
-    if (!strstr(buf, " 101 "))
+    if (!strstr(buf, " 101 ") || (accept && !strstr(buf, accept)))
         fail_msg("WebSocket %s: %s", path, buf);
     return fd;
+}
+
+static inline int sc_ws_open_from(int port, const char *path, const char *from)
+{
+    return sc_ws_open_as(port, path, from, NULL);
 }
 
 static inline int sc_ws_open(int port, const char *path)

@@ -462,17 +462,25 @@ static void follow(struct dxp *d)
 
 int proto_dxp_run(const struct proto_dxp_options *o)
 {
-    struct dxp d = {.o = o, .log = o->log ? o->log : stderr, .conn = {.fd = -1}};
-    d.v = o->variant ? o->variant : dm_variant_by_id("international");
-    d.squares = dm_variant_cells(d.v);
+    FILE *log = o->log ? o->log : stderr;
+    struct dxp_conn conn = {.fd = -1};
     char why[300];
-    int rc = o->listen ? dxp_listen(o->listen, d.log, &d.conn, why, sizeof why)
-                       : dxp_connect(o->connect, &d.conn, why, sizeof why);
+    int rc = o->listen ? dxp_listen(o->listen, log, &conn, why, sizeof why)
+                       : dxp_connect(o->connect, &conn, why, sizeof why);
     if (rc != 0) {
-        say(&d, "%s", why);
+        fprintf(log, "dxp: %s\n", why);
+        fflush(log);
         return 1;
     }
-    d.engine = dm_engine_new(dm_level_hash_mb(o->level));
+    return proto_dxp_run_on(conn.fd, o);
+}
+
+int proto_dxp_run_on(int fd, const struct proto_dxp_options *o)
+{
+    struct dxp d = {.o = o, .log = o->log ? o->log : stderr, .conn = {.fd = fd}};
+    d.v = o->variant ? o->variant : dm_variant_by_id("international");
+    d.squares = dm_variant_cells(d.v);
+    d.engine = dm_engine_new(o->hash_mb ? o->hash_mb : dm_level_hash_mb(o->level));
     if (!d.engine) {
         say(&d, "out of memory for the engine");
         dxp_close(&d.conn);

@@ -38,10 +38,14 @@ struct proto_dxp_options {
     int level;                  /* the computer's, 1..8                    */
     const char *pdn;            /* append every game here (NULL: nowhere)  */
     FILE *log;                  /* what happens, a line each (NULL: stderr)*/
+    size_t hash_mb;             /* the engine's table (0: the level's)     */
 };
 
 /* Plays the session; returns the exit status (0; 1 if it could not
  * start). */
 int proto_dxp_run(const struct proto_dxp_options *o);
+/* The same session on fd, a connection already made (closed at the end):
+ * the fuzz target plays one on a socket pair. */
+int proto_dxp_run_on(int fd, const struct proto_dxp_options *o);
 
 #endif

@@ -186,6 +186,12 @@ static inline int fs_free_port(void)
     return ntohs(a.sin_port);
 }
 
+/* Unfinished games the server holds at once: an hour's inputs create
+ * hundreds of thousands, which would otherwise stay in memory until the
+ * process's RSS limit; beyond this the server answers 503, a path worth
+ * fuzzing too. */
+#define FS_MAX_GAMES 2000
+
 /* Starts the server once; the game @ID@ with @TOKEN@ made. */
 static inline void fs_start(void)
 {
@@ -198,7 +204,7 @@ static inline void fs_start(void)
     FS.port = fs_free_port();
     FS.config = (srv_config){.host = "127.0.0.1", .port = FS.port, .db = FS.db,
                              .engine_threads = 1, .web = FS.dir, .max_per_address = -1,
-                             .max_games = -1, .games_per_minute = -1,
+                             .max_games = FS_MAX_GAMES, .games_per_minute = -1,
                              .in_thread = true};
     FUZZ_CHECK(pthread_create(&FS.thread, NULL, fs_serve, NULL) == 0);
     int64_t deadline = fs_now_ms() + 10000;

@@ -63,9 +63,15 @@ typedef struct dm_match_options {
      * to come or a first move is found.  Those moves get no increment but
      * count for the periods.  false: it runs from the start. */
     bool clock_after_first_moves;
+    /* The computer thinks from the first move instead of playing from its
+     * opening book (dm_book_builtin): for the match tool, whose games
+     * start from its own openings. */
+    bool no_book;
+    const struct dm_book *book; /* the book to play from; NULL: the built-in one */
 } dm_match_options;
 
 typedef struct dm_match dm_match;
+typedef struct dm_book dm_book; /* an opening book (below) */
 
 /* A new match as o says, the clock of the side to move started when timed
  * (unless o->clock_after_first_moves holds it back).
@@ -192,6 +198,7 @@ typedef struct dm_snapshot {
     uint64_t seed;          /* this move's random choices                     */
     dm_clock clock;         /* a copy; kind DM_CLOCK_NONE: none               */
     uint64_t seq;           /* dm_match_seq when taken                        */
+    const dm_book *book;    /* the position is in it: the move comes from it  */
 } dm_snapshot;
 
 /* Takes the snapshot for a search at level for the side to move (at the
@@ -255,6 +262,57 @@ char *dm_match_write_pdn(const dm_match *m, dm_error *err);
  */
 dm_match *dm_match_read_pdn(const char *text, size_t len, const dm_match_options *o,
                             dm_error *err);
+
+/* ---- opening books (src/play/book.c, book_build.c) ---- */
+
+/*
+ * A book: for positions of a variant's first plies, the moves Damier's own
+ * analysis found good, each with its score for the side to move.  The
+ * computer plays from it (at the levels that do not choose at random) and
+ * varies its choice; hints, analysis and the match tool do not use it.
+ */
+typedef struct dm_book_move {
+    dm_move move;
+    int score;
+} dm_book_move;
+
+/* The book built into this program for v (data/books/ID.dmb), read once;
+ * NULL when it has none.  Shared by every thread, never freed. */
+const dm_book *dm_book_builtin(const dm_variant *v);
+/* A book from the bytes of a book file (dm_book_build's, or a file's read
+ * by dm_book_load); NULL with err naming what is wrong. */
+dm_book *dm_book_read(const dm_variant *v, const void *data, size_t size, dm_error *err);
+dm_book *dm_book_load(const dm_variant *v, const char *path, dm_error *err);
+void dm_book_free(dm_book *b);
+
+/* pos's book moves, best first, legal in pos (at most max); 0: not in the
+ * book (or b is NULL). */
+int dm_book_moves(const dm_book *b, const dm_position *pos, dm_book_move *out, int max);
+/* One of pos's book moves scoring within margin of its best, chosen by
+ * seed; false when pos is not in the book. */
+bool dm_book_choose(const dm_book *b, const dm_position *pos, int margin, uint64_t seed,
+                    dm_move *mv);
+/* The moves the book holds (and its positions in *positions, if not NULL),
+ * and how it was made ("" if it does not say). */
+int dm_book_size(const dm_book *b, int *positions);
+const char *dm_book_made(const dm_book *b);
+
+typedef struct dm_book_build_options {
+    uint64_t nodes;     /* a search of each position (0: 100000)              */
+    int plies;          /* positions this many plies from the start (0: 8)   */
+    int margin;         /* moves kept within this of the best (0: 15; a man is 100) */
+    int lines;          /* moves searched in each position (0: 6)            */
+    int max_positions;  /* at most (0: 5000)                                  */
+    const char *made;   /* what the file says of how it was made (NULL: none) */
+    /* After each position searched (NULL: no reports). */
+    void (*on_progress)(void *ctx, int positions, int moves, int ply);
+    void *ctx;
+} dm_book_build_options;
+
+/* Builds v's book from its start position, breadth first, as o says:
+ * the book file's bytes in *data (malloc'ed) and *size.  0, or -1 with err. */
+int dm_book_build(const dm_variant *v, const dm_book_build_options *o, char **data, size_t *size,
+                  dm_error *err);
 
 #ifdef __cplusplus
 }

@@ -26,6 +26,7 @@ int cmd_dxp(int argc, char **argv);  /* cmd_proto.c */
 int cmd_match(int argc, char **argv);    /* cmd_match.c */
 int cmd_openings(int argc, char **argv); /* cmd_match.c */
 int cmd_analyse(int argc, char **argv); /* cmd_analyse.c */
+int cmd_book(int argc, char **argv);    /* cmd_book.c */
 int cmd_serve(int argc, char **argv);   /* cmd_serve.c: the web server */
 
 /* Helpers shared by the commands. */

@@ -195,6 +195,29 @@ static const struct command {
      "Writes N openings (default 100) of P plies (default 6), one a line: random\n"
      "walks from the start, reproducible from S, each kept when a short search\n"
      "finds it within a quarter of a man and its position is new.\n" HELP_HELP},
+    {"book", cmd_book, "build or read an opening book",
+     "usage: damier book build --variant V [--nodes N] [--plies P] [--margin M]\n"
+     "                         [--lines K] [--positions K] [--out FILE]\n"
+     "       damier book show --variant V [--file FILE] [--fen F] [--moves M]\n"
+     "\n"
+     "build analyses the start position and, breadth first, every position the\n"
+     "good moves lead to (a search of N nodes each, the best K moves scored), and\n"
+     "keeps every move within M of the best (a man is 100) up to P plies or K\n"
+     "positions, in FILE (default data/books/V.dmb, which the build embeds; the\n"
+     "file says how it was made).  The same options give the same book on every\n"
+     "machine.  From level 4 the computer plays its book's moves within 0.10 of\n"
+     "the best, chosen at random; hints, analysis and damier match do not.\n"
+     "show prints the book moves of a position (default the start), best first,\n"
+     "with their scores in men for the side to move.\n"
+     "\n" HELP_VARIANT
+     "  --nodes N          build: the search of each position (default 100000)\n"
+     "  --plies P          build: how deep the book goes (default 8)\n"
+     "  --margin M         build: moves kept within M of the best (default 15)\n"
+     "  --lines K          build: moves scored in each position (default 6)\n"
+     "  --positions K      build: at most K positions (default 5000)\n"
+     "  --out FILE         build: where to write it\n"
+     "  --file FILE        show: this book instead of the built-in one\n" HELP_FEN
+     "  --moves M          show: moves played from the position first\n" HELP_HELP},
     {"analyse", cmd_analyse, "the engine's analysis of a position",
      "usage: damier analyse [OPTIONS]\n"
      "\n"

@@ -84,7 +84,8 @@ static int play_game(struct shared *sh, struct player players[2], int i, char **
 {
     const struct match_options *o = sh->o;
     enum dm_color first = i % 2 ? DM_BLACK : DM_WHITE;
-    dm_match_options mo = {.variant = o->variant, .rules = o->rules, .event = "Damier match"};
+    dm_match_options mo = {.variant = o->variant, .rules = o->rules, .event = "Damier match",
+                           .no_book = true};
     if (!o->nodes)
         mo.time = o->tc;
     for (int p = 0; p < 2; p++) {

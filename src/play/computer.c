@@ -36,6 +36,11 @@
 #define DRAW_OPENING_LEVEL  4
 #define DRAW_OPENING_PLIES  20 /* ten moves each                         */
 #define DRAW_OPENING_TAKEN  4  /* pieces off the board, both sides        */
+/* From this level on the computer plays its opening book while the game
+ * is in it (the weaker levels make their own opening mistakes), choosing
+ * among the book's moves scoring within BOOK_MARGIN of the best. */
+#define BOOK_LEVEL  4
+#define BOOK_MARGIN 10
 
 /* The search limits of each level; zero fields do not limit.  The hash
  * table grows with the search (a bigger one costs more to clear than a
@@ -106,6 +111,15 @@ int dm_match_snapshot(dm_match *m, int level, dm_snapshot *s, dm_error *err)
     if (!m->timed || level == DM_LEVEL_HINT)
         s->clock.tc.kind = DM_CLOCK_NONE;
     s->seq = m->seq;
+    if (!m->no_book && level >= BOOK_LEVEL) {
+        const dm_book *book = m->book ? m->book : dm_book_builtin(s->variant);
+        dm_book_move first;
+        if (dm_book_moves(book, &s->positions[ply], &first, 1) > 0) {
+            s->book = book;
+            if (!s->seed) /* the book's choice varies at every level */
+                s->seed = next_random(&m->rng);
+        }
+    }
     return 0;
 }
 
@@ -156,6 +170,8 @@ static bool think(dm_engine *e, const dm_snapshot *s, dm_search_limits limits, b
 
 int dm_snapshot_move(dm_engine *e, const dm_snapshot *s, dm_move *mv, dm_error *err)
 {
+    if (s->book && dm_book_choose(s->book, &s->positions[s->ply], BOOK_MARGIN, s->seed, mv))
+        return 0;
     int level = s->level >= DM_LEVEL_HINT && s->level <= DM_LEVEL_MAX ? s->level : 1;
     const struct level *lv = &levels[level];
     dm_search_limits limits = {.depth = lv->depth,

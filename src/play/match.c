@@ -122,6 +122,8 @@ dm_match *dm_match_new(const dm_match_options *o, dm_error *err)
     m->offer = m->request = -1;
     m->timed = o->time.kind != DM_CLOCK_NONE;
     m->clock_after_first_moves = o->clock_after_first_moves;
+    m->no_book = o->no_book;
+    m->book = o->book;
     dm_clock_init(&m->clock, &o->time, o->now, o->now_ctx);
     snprintf(m->event, sizeof m->event, "%s", o->event ? o->event : "Damier game");
     snprintf(m->site, sizeof m->site, "%s", o->site ? o->site : "?");

@@ -4,8 +4,8 @@
 # Redis of its own (tools/redis-test.sh), which the test kills and starts
 # again on the same port; that tools/redis-test.sh run gives its command's
 # status and leaves no server behind; and that tools/deps.sh installs what
-# this needs; and damier serve's checks of --node and --redis, which it
-# then refuses (several nodes are not built into the server yet).
+# this needs; and damier serve's checks of --node and --redis (the nodes
+# themselves: tests/cli/nodes.sh).
 # Without redis-server it says SKIP, unless
 # DAMIER_REQUIRE_REDIS is set (CI), where that is a failure.
 . "$(dirname "$0")/common.inc"
@@ -33,7 +33,9 @@ expect_serve_refused "--node without --redis" "go together" --node a --db "$pg"
 expect_serve_refused "a bad node name" "is 1 to 63 letters" --node "a b" --redis redis://x --db "$pg"
 expect_serve_refused "a bad Redis URL" "redis://HOST:PORT URL" --node a --redis http://x --db "$pg"
 expect_serve_refused "--node without its value" "needs a value" --node
-expect_serve_refused "several nodes" "not built yet" --node a --redis redis://127.0.0.1:1 --db "$pg"
+expect_serve_refused "--no-engine alone" "is for a node among several" --no-engine --db "$pg"
+expect_serve_refused "--lease-seconds alone" "is for a node among several" --lease-seconds 2 --db "$pg"
+expect_serve_refused "a lease of 0 s" "lease-seconds" --node a --redis redis://x --db "$pg" --lease-seconds 0
 [ -e "$tmp/games.db" ] && fail "serve refused --redis but made its SQLite file"
 
 redis=$tmp/redis

@@ -1847,8 +1847,10 @@ static void on_bus(void *ctx, const bus_message *m)
         forwarded_result(m);
     } else if (strcmp(m->kind, "state") == 0 && g) {
         uint64_t seq = (uint64_t)json_integer_value(json_object_get(m->payload, "seq"));
-        /* Another node commits this game: its lease is theirs now. */
-        lose(g);
+        /* A newer state from another node: the lease is theirs now (an
+         * older one may be a late message of the owner before). */
+        if (seq > g->rec.seq)
+            lose(g);
         if (seq > g->rec.seq && reload_stored(g)) {
             if (g->rec.seq < seq)
                 g->rec.seq = seq;
@@ -1858,33 +1860,6 @@ static void on_bus(void *ctx, const bus_message *m)
         char holder[STORE_NODE];
         take_over(m->game, &g, holder);
     }
-}
-
-static void renewed_cb(void *ctx, const char *id)
-{
-    (void)ctx;
-    live *g = find_live(id);
-    if (g)
-        g->renewed = S.round;
-}
-
-/* Every third of the lease: this node's leases renewed; a game whose
- * lease was not (it expired first) is lost, and so is every game once
- * the database has not answered for a lease's time. */
-static void renew(lws_sorted_usec_list_t *sul)
-{
-    char err[256];
-    S.round++;
-    int n = store_lease_renew(S.store, renewed_cb, NULL, err, sizeof err);
-    int64_t now = now_ms();
-    if (n >= 0)
-        S.renewed_ms = now;
-    else
-        lwsl_err("leases: %s\n", err);
-    for (live *g = S.games; g; g = g->next)
-        if (!g->remote && (n >= 0 ? g->renewed != S.round : now - S.renewed_ms > S.lease_ms))
-            lose(g);
-    lws_sul_schedule(S.ctx, 0, sul, renew, (lws_usec_t)S.lease_ms * LWS_US_PER_MS / 3);
 }
 
 typedef struct takeable {
@@ -1897,6 +1872,51 @@ static void takeable_cb(void *ctx, const char *id)
     takeable *t = ctx;
     if (t->n < TAKE_PER_ROUND)
         snprintf(t->id[t->n++], STORE_ID, "%s", id);
+}
+
+/* A renewed lease: its game marked, or noted when this node does not
+ * play it (a node restarted under its name, whose leases outlived it). */
+static void renewed_cb(void *ctx, const char *id)
+{
+    live *g = find_live(id);
+    if (g && !g->remote)
+        g->renewed = S.round;
+    else
+        takeable_cb(ctx, id);
+}
+
+/* This node's leases renewed; a game whose lease was not (it expired
+ * first) is lost, and so is every game once the database has not
+ * answered for a lease's time; games it holds but does not play yet are
+ * loaded (a few a round).  The games loaded. */
+static int renew_round(void)
+{
+    char err[256];
+    takeable own = {.n = 0};
+    S.round++;
+    int n = store_lease_renew(S.store, renewed_cb, &own, err, sizeof err);
+    int64_t now = now_ms();
+    if (n >= 0)
+        S.renewed_ms = now;
+    else
+        lwsl_err("leases: %s\n", err);
+    for (live *g = S.games; g; g = g->next)
+        if (!g->remote && (n >= 0 ? g->renewed != S.round : now - S.renewed_ms > S.lease_ms))
+            lose(g);
+    int loaded = 0;
+    for (int i = 0; i < own.n; i++) {
+        live *g;
+        char holder[STORE_NODE];
+        loaded += take_over(own.id[i], &g, holder) == 1;
+    }
+    return loaded;
+}
+
+/* Every third of the lease. */
+static void renew(lws_sorted_usec_list_t *sul)
+{
+    renew_round();
+    lws_sul_schedule(S.ctx, 0, sul, renew, (lws_usec_t)S.lease_ms * LWS_US_PER_MS / 3);
 }
 
 /* One round of takeover: a few of the games nobody holds (a dead node's,
@@ -2583,9 +2603,12 @@ int srv_run(const srv_config *c)
      * takes those nobody holds, round after round (the rest are the
      * other nodes'). */
     int rc = 0;
-    if (S.bus)
+    if (S.bus) {
+        for (int n; (n = renew_round()) > 0;)
+            loaded += n;
         for (int n; (n = take_round()) > 0;)
             loaded += n;
+    }
     else if (S.pool)
         rc = store_load_unfinished(S.store, revive_cb, &loaded, err, sizeof err);
     if ((!S.pool && c->engine_threads > 0) || rc < 0) {

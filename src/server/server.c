@@ -20,6 +20,17 @@
  * HTTP answers go out in two writable callbacks (the headers, then the
  * body), so an answer that must wait for a search (an analysis) leaves
  * the same way as one made at once.
+ *
+ * Several nodes (--node, docs/deploy.md): the server is one of several on
+ * one PostgreSQL database, joined by the Redis bus (bus.h).  A live game
+ * is played by the node holding its lease (store.h); on any other node it
+ * is a copy read from the store (live.remote), for readers and watchers.
+ * An act on a copy is passed to the owner (`act`), which plays it through
+ * the same functions as an HTTP request (a pss without a socket) and
+ * sends back the answer (`result`); the owner publishes `state` after
+ * every commit, on which the nodes with watchers read the game again.
+ * Timers renew the leases (a third of the lease) and take games nobody
+ * holds (half a lease).
  */
 #include "server/server.h"
 
@@ -97,6 +108,8 @@ typedef struct live {
      * store for this node's watchers and readers (refreshed when the
      * owner's `state` comes); never acted on here. */
     bool remote;
+    char holder[STORE_NODE]; /* a copy's owner, as its last `state` said   */
+    int64_t holder_ms;       /* when: trusted for a lease's time           */
     unsigned renewed; /* the renewal round that last found its lease     */
     char rematch_invite[STORE_ID];
     char rematch_id[STORE_ID];
@@ -131,6 +144,7 @@ struct pss {
                          * waiting for the owner's result (forwarded)     */
     int64_t forward_deadline; /* the act's: when it is answered 503, or 0  */
     int retry_after;    /* seconds, for a 503's Retry-After; 0: none      */
+    char forward_game[STORE_ID]; /* the game of the act passed on          */
     pss *next_wait;
     /* WebSocket */
     live *game;
@@ -1632,11 +1646,15 @@ static int take_over(const char *id, live **out, char *holder)
     return 1;
 }
 
+static int64_t now_ms(void);
+
 /* Game id as this node may serve it: HELD (this node's: act on it),
  * ELSEWHERE (another node's, or nobody's that this node may take: g a
  * copy read from the store now, holder the owner's name or ""), NO_GAME,
- * UNAVAILABLE (the store failed). */
-static enum where locate(const char *id, live **out, char *holder)
+ * UNAVAILABLE (the store failed).  Without copy (an act to pass on), an
+ * owner known from its last state, or found by the take, is enough: g
+ * may then be NULL, and nothing is read. */
+static enum where locate_for(const char *id, bool copy, live **out, char *holder)
 {
     live *g = find_live(id);
     *out = g;
@@ -1645,10 +1663,14 @@ static enum where locate(const char *id, live **out, char *holder)
         return HELD;
     if (strlen(id) >= STORE_ID)
         return NO_GAME;
+    if (!copy && g && g->holder[0] && now_ms() - g->holder_ms < S.lease_ms) {
+        snprintf(holder, STORE_NODE, "%s", g->holder);
+        return ELSEWHERE;
+    }
     int took = take_over(id, out, holder);
     if (took == 1)
         return HELD;
-    if (took == 0 && *out) /* taken and handed on (no engine): a copy */
+    if (took == 0 && (*out || !copy)) /* held elsewhere; or taken and handed on */
         return ELSEWHERE;
     g = load_into(g, id);
     *out = g;
@@ -1662,6 +1684,19 @@ static enum where locate(const char *id, live **out, char *holder)
     if (found == 1)
         free(rec.pdn);
     return found == 0 ? NO_GAME : UNAVAILABLE;
+}
+
+static enum where locate(const char *id, live **out, char *holder)
+{
+    return locate_for(id, true, out, holder);
+}
+
+/* Forgets the owner a copy of id trusted: an act passed to it failed. */
+static void doubt_holder(const char *id)
+{
+    live *g = find_live(id);
+    if (g)
+        g->holder[0] = '\0';
 }
 
 static int forward_ms(void)
@@ -1685,6 +1720,7 @@ static bool forward(pss *p, const char *holder, const char *id, const char *path
         return false;
     p->request = request;
     p->forward_deadline = now_ms() + forward_ms();
+    snprintf(p->forward_game, sizeof p->forward_game, "%s", id);
     p->next_wait = S.waiting;
     S.waiting = p;
     return true;
@@ -1703,7 +1739,7 @@ static bool route_elsewhere(pss *p, const char *id, const char *path, json_t *bo
 {
     live *g;
     char holder[STORE_NODE];
-    enum where w = locate(id, &g, holder);
+    enum where w = locate_for(id, false, &g, holder);
     if (w == HELD || w == NO_GAME)
         return false;
     if (w == UNAVAILABLE) {
@@ -1794,6 +1830,8 @@ static void forwarded_result(const bus_message *m)
     if (!p)
         return; /* its client left, or it timed out */
     size_t len = json_string_length(json_object_get(m->payload, "body"));
+    if (status == HTTP_STATUS_SERVICE_UNAVAILABLE)
+        doubt_holder(m->game);
     if (p->is_ws) {
         if (status != HTTP_STATUS_OK)
             note_answer(p, body, len);
@@ -1818,6 +1856,7 @@ static void forward_timeouts(void)
         *link = p->next_wait;
         p->request = 0;
         p->forward_deadline = 0;
+        doubt_holder(p->forward_game);
         if (p->is_ws)
             ws_note(p, "error", "the game's node did not answer: try again");
         else
@@ -1851,6 +1890,10 @@ static void on_bus(void *ctx, const bus_message *m)
          * older one may be a late message of the owner before). */
         if (seq > g->rec.seq)
             lose(g);
+        if (g->remote && seq >= g->rec.seq) { /* whoever commits it owns it */
+            snprintf(g->holder, sizeof g->holder, "%s", m->origin);
+            g->holder_ms = now_ms();
+        }
         if (seq > g->rec.seq && reload_stored(g)) {
             if (g->rec.seq < seq)
                 g->rec.seq = seq;
@@ -2153,7 +2196,7 @@ static bool ws_forward(pss *p, const char *type, const char *what)
     }
     char holder[STORE_NODE];
     live *g;
-    enum where w = locate(p->game->rec.id, &g, holder);
+    enum where w = locate_for(p->game->rec.id, false, &g, holder);
     if (w == HELD)
         return false; /* taken over here meanwhile: played here */
     json_t *body = json_pack("{s:s, s:s}", move ? "move" : "action", what, "token", p->token);

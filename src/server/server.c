@@ -173,7 +173,7 @@ static struct server {
     int max_per_address;         /* 0: no limit                            */
     struct peer *peers[PEER_BUCKETS];
     /* Several nodes: the bus (NULL: one process), this node's name, its
-     * leases' time, whether it has an engine, the timers. */
+     * leases' time, the timers.  (A node without an engine has no pool.) */
     bus *bus;
     char node[STORE_NODE];
     int lease_ms;
@@ -491,7 +491,9 @@ static dm_match *match_from_record(const store_game *rec);
 static void publish(const char *id, const char *kind, json_t *payload)
 {
     char err[256];
-    if (S.bus && payload && bus_publish(S.bus, id, kind, payload, err, sizeof err) != 0)
+    /* While Redis is away every publish fails: BUS_DOWN said so once. */
+    if (S.bus && payload && bus_publish(S.bus, id, kind, payload, err, sizeof err) != 0 &&
+        bus_connected(S.bus))
         lwsl_err("game %s: %s\n", id, err);
     json_decref(payload);
 }

@@ -25,6 +25,7 @@
 # are not installed (Debian: apt-get install postgresql; tools/deps.sh
 # check installs it).
 set -u
+. "$(dirname "$0")/test-server.inc"
 
 bindir=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
 [ -n "$bindir" ] || bindir=$(dirname "$(command -v initdb 2>/dev/null || echo /none/initdb)")
@@ -72,7 +73,7 @@ start() {
     # A port nobody listens on: a few random tries, pg_ctl failing on a taken one.
     tries=0
     while :; do
-        port=$((20000 + $(od -An -N2 -tu2 /dev/urandom | tr -d ' ') % 40000))
+        port=$(random_port)
         if as_owner "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 30 \
             -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=40 -c shared_buffers=16MB" \
             start >/dev/null 2>&1; then
@@ -100,6 +101,13 @@ stop() {
     rm -rf "$dir"
 }
 
+# The run command's: CMD with the server's variables.
+with_server() {
+    server_url=$1 server_dir=$2
+    shift 2
+    DAMIER_TEST_PG=$server_url "$@"
+}
+
 [ $# -ge 1 ] || usage
 case $1 in
 run)
@@ -109,11 +117,7 @@ run)
         echo "pg-test: SKIP: no PostgreSQL server programs (Debian: apt-get install postgresql)"
         exit 77
     fi
-    dir=$(mktemp -d /tmp/damier-pg-XXXXXX) || exit 1
-    trap 'stop "$dir"' EXIT
-    trap 'exit 130' INT TERM
-    url=$(start "$dir") || exit 1
-    DAMIER_TEST_PG=$url "$@"
+    run_throwaway damier-pg "$@"
     ;;
 start)
     [ $# -eq 2 ] || usage

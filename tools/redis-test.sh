@@ -23,6 +23,7 @@
 # installed (Debian: apt-get install redis-server; tools/deps.sh check
 # installs it).
 set -u
+. "$(dirname "$0")/test-server.inc"
 
 usage() {
     echo "usage: tools/redis-test.sh run CMD [ARG...] | start DIR | kill DIR | stop DIR" >&2
@@ -74,7 +75,7 @@ start() {
         # A port nobody listens on: a few random tries.
         tries=0
         while :; do
-            port=$((20000 + $(od -An -N2 -tu2 /dev/urandom | tr -d ' ') % 40000))
+            port=$(random_port)
             if ! answers "$port" && launch "$dir" "$port"; then
                 break
             fi
@@ -111,6 +112,13 @@ stop() {
     rm -rf "$dir"
 }
 
+# The run command's: CMD with the server's variables.
+with_server() {
+    server_url=$1 server_dir=$2
+    shift 2
+    DAMIER_TEST_REDIS=$server_url DAMIER_TEST_REDIS_DIR=$server_dir "$@"
+}
+
 [ $# -ge 1 ] || usage
 case $1 in
 run)
@@ -120,11 +128,7 @@ run)
         echo "redis-test: SKIP: no redis-server (Debian: apt-get install redis-server)"
         exit 77
     fi
-    dir=$(mktemp -d /tmp/damier-redis-XXXXXX) || exit 1
-    trap 'stop "$dir"' EXIT
-    trap 'exit 130' INT TERM
-    url=$(start "$dir") || exit 1
-    DAMIER_TEST_REDIS=$url DAMIER_TEST_REDIS_DIR=$dir "$@"
+    run_throwaway damier-redis "$@"
     ;;
 start)
     [ $# -eq 2 ] || usage

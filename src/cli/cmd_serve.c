@@ -7,10 +7,11 @@
  * build folder (as damier match finds data/).  --db is a file (SQLite) or
  * a postgresql:// URL; store_open tells them apart, so nothing here does.
  *
- * --node and --redis (several nodes on one PostgreSQL database, issue 13)
- * are read and checked here, but the server does not yet run as one of
- * several nodes (docs/deploy.md): after the checks they are refused, so
- * that nobody starts two servers on one database believing they share it.
+ * --node and --redis make the server one of several nodes on one
+ * PostgreSQL database and one Redis (docs/deploy.md, "Several nodes"):
+ * checked here (both or neither, a node name the store takes, a
+ * postgresql:// --db), with --lease-seconds and --no-engine, which only
+ * a node takes.
  */
 #include <libgen.h>
 #include <limits.h>
@@ -88,14 +89,14 @@ static int check_nodes(const char *node, const char *redis, const char *db)
                   "(an SQLite file serves one process)");
         return CLI_USAGE;
     }
-    cli_error("serve: several nodes (--node, --redis) are not built yet: run one server per "
-              "database (docs/deploy.md)");
-    return CLI_USAGE;
+    return CLI_OK;
 }
 
 int cmd_serve(int argc, char **argv)
 {
     const char *node = NULL, *redis = NULL;
+    int lease_seconds = 0;
+    bool no_engine = false;
     char host[256] = "127.0.0.1", web[PATH_MAX];
     srv_config c = {.host = host, .port = 8080, .db = "damier.db", .engine_threads = 2};
     default_web(web, sizeof web);
@@ -107,7 +108,7 @@ int cmd_serve(int argc, char **argv)
             strcmp(a, "--engine-threads") == 0 || strcmp(a, "--web") == 0 ||
             strcmp(a, "--max-games") == 0 || strcmp(a, "--games-per-minute") == 0 ||
             strcmp(a, "--max-per-address") == 0 || strcmp(a, "--node") == 0 ||
-            strcmp(a, "--redis") == 0) {
+            strcmp(a, "--redis") == 0 || strcmp(a, "--lease-seconds") == 0) {
             if (!has_value) {
                 cli_error("serve: %s needs a value", a);
                 return CLI_USAGE;
@@ -126,6 +127,9 @@ int cmd_serve(int argc, char **argv)
                 node = v;
             if (strcmp(a, "--redis") == 0)
                 redis = v;
+            if (strcmp(a, "--lease-seconds") == 0 &&
+                cli_number("serve", a, v, 1, 3600, &lease_seconds) != 0)
+                return CLI_USAGE;
             /* 0 on the command line is "no limit"; the config's 0 is the default. */
             int *limit = strcmp(a, "--max-games") == 0        ? &c.max_games
                          : strcmp(a, "--games-per-minute") == 0 ? &c.games_per_minute
@@ -142,6 +146,8 @@ int cmd_serve(int argc, char **argv)
                     return CLI_USAGE;
                 c.max_per_address = max == 0 ? -1 : max; /* the config's 0 is the default */
             }
+        } else if (strcmp(a, "--no-engine") == 0) {
+            no_engine = true;
         } else {
             return cli_unknown_option("serve", a);
         }
@@ -149,6 +155,16 @@ int cmd_serve(int argc, char **argv)
     int nodes = check_nodes(node, redis, c.db);
     if (nodes != CLI_OK)
         return nodes;
+    if ((lease_seconds || no_engine) && !node) {
+        cli_error("serve: %s is for a node among several (--node, --redis)",
+                  no_engine ? "--no-engine" : "--lease-seconds");
+        return CLI_USAGE;
+    }
+    c.node = node;
+    c.redis = redis;
+    c.lease_ms = lease_seconds * 1000;
+    if (no_engine)
+        c.engine_threads = 0;
     if (access(c.web, R_OK) != 0)
         fprintf(stderr, "damier: serve: no folder '%s': only the API is served\n",
                 cli_quote(c.web));

@@ -20,6 +20,17 @@
  * HTTP answers go out in two writable callbacks (the headers, then the
  * body), so an answer that must wait for a search (an analysis) leaves
  * the same way as one made at once.
+ *
+ * Several nodes (--node, docs/deploy.md): the server is one of several on
+ * one PostgreSQL database, joined by the Redis bus (bus.h).  A live game
+ * is played by the node holding its lease (store.h); on any other node it
+ * is a copy read from the store (live.remote), for readers and watchers.
+ * An act on a copy is passed to the owner (`act`), which plays it through
+ * the same functions as an HTTP request (a pss without a socket) and
+ * sends back the answer (`result`); the owner publishes `state` after
+ * every commit, on which the nodes with watchers read the game again.
+ * Timers renew the leases (a third of the lease) and take games nobody
+ * holds (half a lease).
  */
 #include "server/server.h"
 
@@ -37,6 +48,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "server/bus.h"
 #include "server/json.h"
 #include "server/pool.h"
 #include "server/store.h"
@@ -55,6 +67,11 @@
  * client that stalls or trickles is closed, and its slot freed. */
 #define REQUEST_SECONDS 10
 #define PEER_BUCKETS 1024
+/* Several nodes (docs/deploy.md): the games a takeover round takes at
+ * most, and how long an act passed to another node may wait for its
+ * result (at most the lease: past it the owner is gone). */
+#define TAKE_PER_ROUND 64
+#define FORWARD_MS_MAX 5000
 
 /* The content security policy of every answer: scripts and styles from
  * files of this server only (no inline ones), the WebSocket to it. */
@@ -87,6 +104,13 @@ typedef struct live {
     /* A rematch one seat started once the game ended: its invite, for the
      * other seat's page (kept in memory only: after a restart the friend
      * is sent the link again). */
+    /* Several nodes: a copy of a game another node owns, read from the
+     * store for this node's watchers and readers (refreshed when the
+     * owner's `state` comes); never acted on here. */
+    bool remote;
+    char holder[STORE_NODE]; /* a copy's owner, as its last `state` said   */
+    int64_t holder_ms;       /* when: trusted for a lease's time           */
+    unsigned renewed; /* the renewal round that last found its lease     */
     char rematch_invite[STORE_ID];
     char rematch_id[STORE_ID];
     int rematch_by;  /* the colour that asked for it                       */
@@ -116,11 +140,16 @@ struct pss {
     int status;
     const char *ctype;
     int phase;          /* 0 idle, 1 headers due, 2 body due              */
-    uint64_t request;   /* an analysis waiting for the pool               */
+    uint64_t request;   /* an analysis waiting for the pool, or an act
+                         * waiting for the owner's result (forwarded)     */
+    int64_t forward_deadline; /* the act's: when it is answered 503, or 0  */
+    int retry_after;    /* seconds, for a 503's Retry-After; 0: none      */
+    char forward_game[STORE_ID]; /* the game of the act passed on          */
     pss *next_wait;
     /* WebSocket */
     live *game;
     int role;           /* ROLE_READER, a colour, ROLE_BOTH               */
+    char token[STORE_TOKEN]; /* the socket's seat token, for acts forwarded */
     bool dirty, pong;
     char *note;         /* a message to send (an error), malloc'ed        */
     bool close_after;
@@ -143,6 +172,14 @@ static struct server {
     rate_slot rate[RATE_SLOTS];
     int max_per_address;         /* 0: no limit                            */
     struct peer *peers[PEER_BUCKETS];
+    /* Several nodes: the bus (NULL: one process), this node's name, its
+     * leases' time, the timers.  (A node without an engine has no pool.) */
+    bus *bus;
+    char node[STORE_NODE];
+    int lease_ms;
+    lws_sorted_usec_list_t renew_timer, takeover_timer;
+    int64_t renewed_ms; /* the last renewal that answered                */
+    unsigned round;     /* renewal rounds                                 */
 } S;
 
 /* ---- small helpers ----------------------------------------------------- */
@@ -338,7 +375,8 @@ static void respond_raw(pss *p, int status, const char *ctype, const char *text,
     }
     p->ctype = ctype;
     p->phase = 1;
-    lws_callback_on_writable(p->wsi);
+    if (p->wsi) /* else an act played for another node: its result is read */
+        lws_callback_on_writable(p->wsi);
 }
 
 /* Answers with o (which it takes). */
@@ -448,38 +486,67 @@ static int serve_file(pss *p, const char *rel)
 static void schedule(live *g);
 static dm_match *match_from_record(const store_game *rec);
 
-/* Marks every watcher of g as due for the new state. */
+/* Several nodes: a message about game id to the others (payload taken).
+ * Lost when Redis is away: the bus says so, and the others reread. */
+static void publish(const char *id, const char *kind, json_t *payload)
+{
+    char err[256];
+    /* While Redis is away every publish fails: BUS_DOWN said so once. */
+    if (S.bus && payload && bus_publish(S.bus, id, kind, payload, err, sizeof err) != 0 &&
+        bus_connected(S.bus))
+        lwsl_err("game %s: %s\n", id, err);
+    json_decref(payload);
+}
+
+/* Marks every watcher of g as due for the new state; the owner of a game
+ * among several nodes tells the others too (their watchers'). */
 static void notify(live *g)
 {
     for (pss *s = g->subs; s; s = s->next_sub) {
         s->dirty = true;
         lws_callback_on_writable(s->wsi);
     }
+    if (S.bus && !g->remote)
+        publish(g->rec.id, "state", json_pack("{s:I}", "seq", (json_int_t)g->rec.seq));
 }
 
-/* After a failed commit (a full disk, a locked database): g back to what
- * the store holds, so that neither the caller (answered an error) nor the
- * watchers (sent the stored state) hear of an act a restart would lose.
- * The seq stays past the failed one: watchers re-read.  If the store cannot
- * even be read, g stays as it is. */
-static void restore_stored(live *g)
+/* Several nodes: g's lease is gone (not renewed in time, or a write came
+ * back STORE_NOT_HOLDER): another node may own it now, so this one stops
+ * acting on it and keeps it, if watched, as a copy. */
+static void lose(live *g)
+{
+    if (g->remote)
+        return;
+    lwsl_err("game %s: this node no longer holds its lease\n", g->rec.id);
+    g->remote = true;
+    g->kept = false;
+}
+
+/* g back to what the store holds (after a failed commit; a copy when the
+ * owner says it changed), so that neither the caller (answered an error)
+ * nor the watchers (sent the stored state) hear of an act a restart would
+ * lose.  The seq never goes back: watchers re-read.  false (g as it was)
+ * if the store cannot be read. */
+static bool reload_stored(live *g)
 {
     store_game rec;
     char err[256];
     if (store_load_game(S.store, g->rec.id, &rec, err, sizeof err) != 1) {
         lwsl_err("game %s: cannot read back the stored game\n", g->rec.id);
-        return;
+        return false;
     }
     dm_match *m = match_from_record(&rec);
     free(rec.pdn);
     rec.pdn = NULL;
     if (!m)
-        return;
-    rec.seq = g->rec.seq;
+        return false;
+    if (rec.seq < g->rec.seq)
+        rec.seq = g->rec.seq;
     dm_match_free(g->m);
     g->m = m;
     g->rec = rec;
     g->kept = false; /* found for a match that is no more */
+    return true;
 }
 
 /* Commits g after an act that moved the match from (seq0, ply0): the move
@@ -515,7 +582,9 @@ static int commit(live *g, int ply0, char *err, size_t errsize)
     g->rec.pdn = NULL;
     if (rc != 0) {
         lwsl_err("game %s: %s\n", g->rec.id, err);
-        restore_stored(g);
+        if (rc == STORE_NOT_HOLDER)
+            lose(g);
+        reload_stored(g);
     }
     notify(g);
     schedule(g);
@@ -545,7 +614,7 @@ static bool only_offers_since(const dm_match *m, uint64_t after)
 static void schedule(live *g)
 {
     dm_match *m = g->m;
-    if (g->searching || dm_match_over(m))
+    if (!S.pool || g->remote || g->searching || dm_match_over(m))
         return;
     int turn = dm_match_turn(m), offer = dm_match_draw_offer(m);
     enum pool_kind kind;
@@ -599,6 +668,8 @@ static void game_job_done(pool_job *job)
     if (!g)
         return;
     g->searching = false;
+    if (g->remote)
+        return; /* another node's now: its own engine plays */
     char err[256];
     if (job->rc == 0 && job->snap.seq == dm_match_seq(g->m)) {
         int ply0 = dm_match_ply(g->m);
@@ -716,14 +787,20 @@ static bool rematch_waits(const live *g)
 
 /* Finished games that nobody watches leave memory: the store keeps them
  * and find_game reads one back when it is asked for, so memory holds the
- * unfinished games (at most max_games) and the finished ones looked at. */
+ * unfinished games (at most max_games) and the finished ones looked at;
+ * so do copies of other nodes' games nobody here watches.  A node among
+ * several gives up the lease of a finished game it forgets. */
 static void forget_finished(void)
 {
     for (live **link = &S.games; *link;) {
         live *g = *link;
-        if (dm_match_over(g->m) && !g->subs && !g->searching && !rematch_waits(g)) {
+        bool copy = g->remote && !g->subs;
+        if (copy || (dm_match_over(g->m) && !g->subs && !g->searching && !rematch_waits(g))) {
             *link = g->next;
             unindex_live(g);
+            char err[256];
+            if (S.bus && !g->remote && store_lease_release(S.store, g->rec.id, err, sizeof err) != 0)
+                lwsl_err("game %s: %s\n", g->rec.id, err);
             dm_match_free(g->m);
             free(g);
         } else {
@@ -732,9 +809,18 @@ static void forget_finished(void)
     }
 }
 
-/* The game id, in memory or brought back from the store; NULL if none. */
+enum where { HELD, ELSEWHERE, NO_GAME, UNAVAILABLE };
+static enum where locate(const char *id, live **out, char *holder);
+
+/* The game id, in memory or brought back from the store; NULL if none.
+ * Among several nodes: this node's, or a copy of another's (g->remote). */
 static live *find_game(const char *id)
 {
+    if (S.bus) {
+        live *g;
+        char holder[STORE_NODE];
+        return locate(id, &g, holder) <= ELSEWHERE ? g : NULL;
+    }
     live *g = find_live(id);
     if (g)
         return g;
@@ -791,6 +877,8 @@ static const char *request_token(pss *p, json_t *body, char *buf, int size)
     json_t *t = body ? json_object_get(body, "token") : NULL;
     if (json_is_string(t))
         return json_string_value(t);
+    if (!p->wsi) /* an act played for another node: the token is in the body */
+        return NULL;
     if (lws_hdr_copy(p->wsi, buf, size, WSI_TOKEN_HTTP_AUTHORIZATION) > 0 &&
         strncmp(buf, "Bearer ", 7) == 0)
         return buf + 7;
@@ -912,7 +1000,7 @@ static int games_playing(void)
 {
     int n = 0;
     for (live *g = S.games; g; g = g->next)
-        n += !dm_match_over(g->m);
+        n += !g->remote && !dm_match_over(g->m);
     return n;
 }
 
@@ -922,7 +1010,8 @@ static int games_playing(void)
  * counts, whatever becomes of it. */
 static bool may_start_game(pss *p)
 {
-    if (S.games_per_minute >= 0) {
+    /* An act played for another node (p->wsi NULL) was counted there. */
+    if (S.games_per_minute >= 0 && p->wsi) {
         char addr[64] = "";
         lws_get_peer_simple(p->wsi, addr, sizeof addr);
         int64_t now = now_ms();
@@ -962,6 +1051,8 @@ static bool may_start_game(pss *p)
     return true;
 }
 
+static bool hand_to_engine(live *g);
+
 /* Registers m as a new game seated as rec says, me the caller's colour,
  * and answers 201 {id, token, side, invite}; the game, or NULL after a 500. */
 static live *start_game(pss *p, store_game *rec, int me, dm_match *m)
@@ -997,6 +1088,7 @@ static live *start_game(pss *p, store_game *rec, int me, dm_match *m)
     }
     json_t *o = json_pack("{s:s, s:s, s:s}", "id", rec->id, "token", rec->token[me], "side",
                           color_name(me));
+    hand_to_engine(g);
     if (rec->invite[0]) {
         char path[64];
         snprintf(path, sizeof path, "/join/%s", rec->invite);
@@ -1211,7 +1303,14 @@ static enum dm_color acting_color(const live *g, int seats, int asked_by)
 static void answer_act(pss *p, live *g, int ply0, uint64_t seq0, int seats)
 {
     char err[256];
-    if (dm_match_seq(g->m) != seq0 && commit(g, ply0, err, sizeof err) != 0) {
+    int rc = dm_match_seq(g->m) != seq0 ? commit(g, ply0, err, sizeof err) : 0;
+    if (rc == STORE_NOT_HOLDER) {
+        p->retry_after = 1; /* the new owner's, asked again through the bus */
+        respond_error(p, HTTP_STATUS_SERVICE_UNAVAILABLE,
+                      "this node lost the game to another: try again");
+        return;
+    }
+    if (rc != 0) {
         respond_error(p, HTTP_STATUS_INTERNAL_SERVER_ERROR, "the act could not be stored: %s", err);
         return;
     }
@@ -1341,6 +1440,12 @@ static void api_action(pss *p, const char *id, json_t *body)
 static void api_analysis(pss *p, json_t *body)
 {
     const char *variant, *fen, *rules;
+    if (!S.pool) {
+        p->retry_after = 10;
+        respond_error(p, HTTP_STATUS_SERVICE_UNAVAILABLE,
+                      "this node runs no engine (--no-engine): ask another");
+        return;
+    }
     if (!opt_string(p, body, "variant", &variant) || !opt_string(p, body, "fen", &fen) ||
         !opt_string(p, body, "rules", &rules))
         return;
@@ -1469,6 +1574,427 @@ static void api_pdn(pss *p, const char *id)
     free(pdn);
 }
 
+/* ---- several nodes (docs/deploy.md) -------------------------------------- */
+
+static void ws_note(pss *p, const char *type, const char *error);
+
+/* Whether g has a computer seat, which only a node with an engine plays. */
+static bool has_computer(const store_game *rec)
+{
+    return rec->seat[0] == STORE_COMPUTER || rec->seat[1] == STORE_COMPUTER;
+}
+
+/* A node without an engine (--no-engine) gives up the lease of a game
+ * with a computer seat as soon as it has one, and tells the nodes with an
+ * engine, which take it (`released`); true if it did. */
+static bool hand_to_engine(live *g)
+{
+    char err[256];
+    if (!S.bus || S.pool || g->remote || !has_computer(&g->rec) || dm_match_over(g->m))
+        return false;
+    g->remote = true;
+    if (store_lease_release(S.store, g->rec.id, err, sizeof err) != 0)
+        lwsl_err("game %s: %s\n", g->rec.id, err);
+    publish(g->rec.id, "released", json_pack("{s:I}", "seq", (json_int_t)g->rec.seq));
+    return true;
+}
+
+/* g (in memory already, or NULL) as the store holds id now: loaded into
+ * g, or into a new game in memory.  NULL if it cannot be read. */
+static live *load_into(live *g, const char *id)
+{
+    if (g)
+        return reload_stored(g) ? g : NULL;
+    store_game rec;
+    char err[256];
+    int found = store_load_game(S.store, id, &rec, err, sizeof err);
+    if (found != 1) {
+        if (found < 0)
+            lwsl_err("game %s: %s\n", id, err);
+        return NULL;
+    }
+    g = revive(&rec);
+    free(rec.pdn);
+    return g;
+}
+
+/* Takes game id's lease for this node if nobody holds it, and loads the
+ * game afresh as its own (what it had in memory may be stale): the seq
+ * moves on (watchers re-read), the computer thinks, the others hear.
+ * 1 taken (*out), 0 another node holds it (its name in holder, "" when
+ * this node may not take it: no engine), -1 no such game or the store
+ * failed. */
+static int take_over(const char *id, live **out, char *holder)
+{
+    char err[256];
+    *out = NULL;
+    holder[0] = '\0';
+    int took = store_lease_take(S.store, id, holder, STORE_NODE, err, sizeof err);
+    if (took != 1)
+        return took;
+    live *g = load_into(find_live(id), id);
+    if (!g) {
+        store_lease_release(S.store, id, err, sizeof err);
+        return -1;
+    }
+    g->remote = false;
+    g->renewed = S.round;
+    g->rec.seq++;
+    *out = g;
+    if (hand_to_engine(g))
+        return 0;
+    schedule(g);
+    notify(g);
+    return 1;
+}
+
+static int64_t now_ms(void);
+
+/* Game id as this node may serve it: HELD (this node's: act on it),
+ * ELSEWHERE (another node's, or nobody's that this node may take: g a
+ * copy read from the store now, holder the owner's name or ""), NO_GAME,
+ * UNAVAILABLE (the store failed).  Without copy (an act to pass on), an
+ * owner known from its last state, or found by the take, is enough: g
+ * may then be NULL, and nothing is read. */
+static enum where locate_for(const char *id, bool copy, live **out, char *holder)
+{
+    live *g = find_live(id);
+    *out = g;
+    holder[0] = '\0';
+    if (g && !g->remote)
+        return HELD;
+    if (strlen(id) >= STORE_ID)
+        return NO_GAME;
+    if (!copy && g && g->holder[0] && now_ms() - g->holder_ms < S.lease_ms) {
+        snprintf(holder, STORE_NODE, "%s", g->holder);
+        return ELSEWHERE;
+    }
+    int took = take_over(id, out, holder);
+    if (took == 1)
+        return HELD;
+    if (took == 0 && (*out || !copy)) /* held elsewhere; or taken and handed on */
+        return ELSEWHERE;
+    g = load_into(g, id);
+    *out = g;
+    if (g) {
+        g->remote = true;
+        return ELSEWHERE;
+    }
+    store_game rec;
+    char err[256];
+    int found = store_load_game(S.store, id, &rec, err, sizeof err);
+    if (found == 1)
+        free(rec.pdn);
+    return found == 0 ? NO_GAME : UNAVAILABLE;
+}
+
+static enum where locate(const char *id, live **out, char *holder)
+{
+    return locate_for(id, true, out, holder);
+}
+
+/* Forgets the owner a copy of id trusted: an act passed to it failed. */
+static void doubt_holder(const char *id)
+{
+    live *g = find_live(id);
+    if (g)
+        g->holder[0] = '\0';
+}
+
+static int forward_ms(void)
+{
+    return S.lease_ms < FORWARD_MS_MAX ? S.lease_ms : FORWARD_MS_MAX;
+}
+
+/* Passes an act on game id (path "/moves", "/actions", "/rematch" or
+ * "join", body its request body with the caller's token) to holder, the
+ * node that owns the game; p is answered from its `result`, or 503 after
+ * forward_ms.  false (nothing sent) when the bus is away. */
+static bool forward(pss *p, const char *holder, const char *id, const char *path, json_t *body)
+{
+    char err[256];
+    uint64_t request = ++S.next_request;
+    json_t *o = json_pack("{s:s, s:I, s:s, s:O}", "to", holder, "request", (json_int_t)request,
+                          "path", path, "body", body);
+    int rc = o ? bus_publish(S.bus, id, "act", o, err, sizeof err) : -1;
+    json_decref(o);
+    if (rc != 0)
+        return false;
+    p->request = request;
+    p->forward_deadline = now_ms() + forward_ms();
+    snprintf(p->forward_game, sizeof p->forward_game, "%s", id);
+    p->next_wait = S.waiting;
+    S.waiting = p;
+    return true;
+}
+
+static void respond_later(pss *p, const char *why)
+{
+    p->retry_after = 1;
+    respond_error(p, HTTP_STATUS_SERVICE_UNAVAILABLE, "%s: try again", why);
+}
+
+/* A POST on game id (path as forward's) at this node: false when this
+ * node plays it (the caller goes on as for one node), true when it was
+ * passed to the owner or answered 503 (no owner now, the bus away). */
+static bool route_elsewhere(pss *p, const char *id, const char *path, json_t *body)
+{
+    live *g;
+    char holder[STORE_NODE];
+    enum where w = locate_for(id, false, &g, holder);
+    if (w == HELD || w == NO_GAME)
+        return false;
+    if (w == UNAVAILABLE) {
+        respond_later(p, "the database does not answer");
+        return true;
+    }
+    if (!holder[0]) {
+        respond_later(p, "no node holds this game now (it waits for a node with an engine)");
+        return true;
+    }
+    /* The token goes in the body: the owner sees no headers. */
+    char buf[256];
+    const char *token = request_token(p, body, buf, sizeof buf);
+    if (token && !json_is_string(json_object_get(body, "token")))
+        json_object_set_new(body, "token", json_string(token));
+    if (!forward(p, holder, id, path, body))
+        respond_later(p, "the bus between nodes is away");
+    return true;
+}
+
+/* The owner's side of an act another node passed on: played as if
+ * received here (committed first), its answer sent back as `result`. */
+static void play_forwarded(const bus_message *m)
+{
+    const char *to = json_string_value(json_object_get(m->payload, "to"));
+    const char *path = json_string_value(json_object_get(m->payload, "path"));
+    json_t *body = json_object_get(m->payload, "body");
+    json_int_t request = json_integer_value(json_object_get(m->payload, "request"));
+    if (!to || strcmp(to, S.node) != 0)
+        return; /* for another node */
+    pss v;
+    memset(&v, 0, sizeof v);
+    live *g = find_live(m->game);
+    if (!path || !json_is_object(body)) {
+        respond_error(&v, HTTP_STATUS_BAD_REQUEST, "a malformed act from node %s", m->origin);
+    } else if (!g || g->remote) {
+        respond_later(&v, "the game moved to another node");
+    } else if (strcmp(path, "/moves") == 0) {
+        api_move(&v, m->game, body);
+    } else if (strcmp(path, "/actions") == 0) {
+        api_action(&v, m->game, body);
+    } else if (strcmp(path, "/rematch") == 0) {
+        api_rematch(&v, m->game, body);
+    } else if (strcmp(path, "join") == 0 && g->rec.invite[0]) {
+        api_join(&v, g->rec.invite);
+    } else {
+        respond_error(&v, HTTP_STATUS_NOT_FOUND, "no act '%.32s'", path);
+    }
+    json_t *o = json_pack("{s:s, s:I, s:i, s:i, s:s%}", "to", m->origin, "request", request,
+                          "status", v.status, "retry_after", v.retry_after, "body",
+                          v.resp ? v.resp + LWS_PRE : "", v.resp ? v.resp_len : 0);
+    free(v.resp);
+    publish(m->game, "result", o);
+}
+
+/* The waiting request whose id is request, taken off the list; NULL. */
+static pss *take_waiting(uint64_t request)
+{
+    for (pss **link = &S.waiting; *link; link = &(*link)->next_wait)
+        if ((*link)->request == request) {
+            pss *p = *link;
+            *link = p->next_wait;
+            p->request = 0;
+            p->forward_deadline = 0;
+            return p;
+        }
+    return NULL;
+}
+
+/* The error text of an answer's JSON body, for a socket. */
+static void note_answer(pss *p, const char *body, size_t len)
+{
+    json_t *o = json_loadb(body, len, 0, NULL);
+    const char *e = json_string_value(json_object_get(o, "error"));
+    ws_note(p, "error", e ? e : "the act failed");
+    json_decref(o);
+}
+
+/* The owner's answer to an act this node passed on. */
+static void forwarded_result(const bus_message *m)
+{
+    const char *to = json_string_value(json_object_get(m->payload, "to"));
+    const char *body = json_string_value(json_object_get(m->payload, "body"));
+    int status = (int)json_integer_value(json_object_get(m->payload, "status"));
+    if (!to || strcmp(to, S.node) != 0 || !body)
+        return;
+    pss *p = take_waiting((uint64_t)json_integer_value(json_object_get(m->payload, "request")));
+    if (!p)
+        return; /* its client left, or it timed out */
+    size_t len = json_string_length(json_object_get(m->payload, "body"));
+    if (status == HTTP_STATUS_SERVICE_UNAVAILABLE)
+        doubt_holder(m->game);
+    if (p->is_ws) {
+        if (status != HTTP_STATUS_OK)
+            note_answer(p, body, len);
+        return; /* the state comes as the owner's `state` */
+    }
+    p->retry_after = (int)json_integer_value(json_object_get(m->payload, "retry_after"));
+    respond_raw(p, status ? status : HTTP_STATUS_INTERNAL_SERVER_ERROR, "application/json", body,
+                len);
+}
+
+/* Acts passed on whose result did not come in time: the owner died or
+ * the bus lost them. */
+static void forward_timeouts(void)
+{
+    int64_t now = now_ms();
+    for (pss **link = &S.waiting; *link;) {
+        pss *p = *link;
+        if (!p->forward_deadline || p->forward_deadline > now) {
+            link = &p->next_wait;
+            continue;
+        }
+        *link = p->next_wait;
+        p->request = 0;
+        p->forward_deadline = 0;
+        doubt_holder(p->forward_game);
+        if (p->is_ws)
+            ws_note(p, "error", "the game's node did not answer: try again");
+        else
+            respond_later(p, "the game's node did not answer");
+    }
+}
+
+/* What another node says. */
+static void on_bus(void *ctx, const bus_message *m)
+{
+    (void)ctx;
+    if (m->event == BUS_DOWN) {
+        lwsl_err("bus: down: %s\n", m->error);
+        return;
+    }
+    if (m->event == BUS_UP) {
+        /* Messages may have been missed: every copy read again. */
+        for (live *g = S.games; g; g = g->next)
+            if (g->remote && reload_stored(g))
+                notify(g);
+        return;
+    }
+    live *g = find_live(m->game);
+    if (strcmp(m->kind, "act") == 0) {
+        play_forwarded(m);
+    } else if (strcmp(m->kind, "result") == 0) {
+        forwarded_result(m);
+    } else if (strcmp(m->kind, "state") == 0 && g) {
+        uint64_t seq = (uint64_t)json_integer_value(json_object_get(m->payload, "seq"));
+        /* A newer state from another node: the lease is theirs now (an
+         * older one may be a late message of the owner before). */
+        if (seq > g->rec.seq)
+            lose(g);
+        if (g->remote && seq >= g->rec.seq) { /* whoever commits it owns it */
+            snprintf(g->holder, sizeof g->holder, "%s", m->origin);
+            g->holder_ms = now_ms();
+        }
+        if (seq > g->rec.seq && reload_stored(g)) {
+            if (g->rec.seq < seq)
+                g->rec.seq = seq;
+            notify(g);
+        }
+    } else if (strcmp(m->kind, "released") == 0 && S.pool && (!g || g->remote)) {
+        char holder[STORE_NODE];
+        take_over(m->game, &g, holder);
+    }
+}
+
+typedef struct takeable {
+    char id[TAKE_PER_ROUND][STORE_ID];
+    int n;
+} takeable;
+
+static void takeable_cb(void *ctx, const char *id)
+{
+    takeable *t = ctx;
+    if (t->n < TAKE_PER_ROUND)
+        snprintf(t->id[t->n++], STORE_ID, "%s", id);
+}
+
+/* A renewed lease: its game marked, or noted when this node does not
+ * play it (a node restarted under its name, whose leases outlived it). */
+static void renewed_cb(void *ctx, const char *id)
+{
+    live *g = find_live(id);
+    if (g && !g->remote)
+        g->renewed = S.round;
+    else
+        takeable_cb(ctx, id);
+}
+
+/* This node's leases renewed; a game whose lease was not (it expired
+ * first) is lost, and so is every game once the database has not
+ * answered for a lease's time; games it holds but does not play yet are
+ * loaded (a few a round).  The games loaded. */
+static int renew_round(void)
+{
+    char err[256];
+    takeable own = {.n = 0};
+    S.round++;
+    int n = store_lease_renew(S.store, renewed_cb, &own, err, sizeof err);
+    int64_t now = now_ms();
+    if (n >= 0)
+        S.renewed_ms = now;
+    else
+        lwsl_err("leases: %s\n", err);
+    for (live *g = S.games; g; g = g->next)
+        if (!g->remote && (n >= 0 ? g->renewed != S.round : now - S.renewed_ms > S.lease_ms))
+            lose(g);
+    int loaded = 0;
+    for (int i = 0; i < own.n; i++) {
+        live *g;
+        char holder[STORE_NODE];
+        loaded += take_over(own.id[i], &g, holder) == 1;
+    }
+    return loaded;
+}
+
+/* Every third of the lease. */
+static void renew(lws_sorted_usec_list_t *sul)
+{
+    renew_round();
+    lws_sul_schedule(S.ctx, 0, sul, renew, (lws_usec_t)S.lease_ms * LWS_US_PER_MS / 3);
+}
+
+/* One round of takeover: a few of the games nobody holds (a dead node's,
+ * or a stopped one's) taken and loaded; the count taken. */
+static int take_round(void)
+{
+    takeable t = {.n = 0};
+    char err[256], holder[STORE_NODE];
+    int room = S.max_games < 0 ? TAKE_PER_ROUND : S.max_games - games_playing();
+    if (room <= 0)
+        return 0;
+    if (store_lease_takeable(S.store, room < TAKE_PER_ROUND ? room : TAKE_PER_ROUND, takeable_cb,
+                             &t, err, sizeof err) < 0) {
+        lwsl_err("takeover: %s\n", err);
+        return 0;
+    }
+    int taken = 0;
+    for (int i = 0; i < t.n; i++) {
+        live *g;
+        taken += take_over(t.id[i], &g, holder) == 1;
+    }
+    return taken;
+}
+
+/* Every half lease. */
+static void takeover(lws_sorted_usec_list_t *sul)
+{
+    int n = take_round();
+    if (n)
+        fprintf(stderr, "node %s: took over %d game%s\n", S.node, n, n == 1 ? "" : "s");
+    lws_sul_schedule(S.ctx, 0, sul, takeover, (lws_usec_t)S.lease_ms * LWS_US_PER_MS / 2);
+}
+
 /* Whether path holds a ".." segment (after lws' decoding): never served. */
 static bool has_dotdot(const char *path)
 {
@@ -1487,9 +2013,15 @@ static void api_health(pss *p, bool readiness)
                       store_kind(S.store));
         return;
     }
-    respond(p, HTTP_STATUS_OK,
-            json_pack("{s:s, s:s, s:i}", "status", readiness ? "ready" : "up", "store",
-                      store_kind(S.store), "games", games_playing()));
+    json_t *o = json_pack("{s:s, s:s, s:i}", "status", readiness ? "ready" : "up", "store",
+                          store_kind(S.store), "games", games_playing());
+    /* A node among several: its name and its bus (a node whose bus is away
+     * still plays its own games, so it stays ready). */
+    if (S.bus) {
+        json_object_set_new(o, "node", json_string(S.node));
+        json_object_set_new(o, "bus", json_string(bus_connected(S.bus) ? "up" : "down"));
+    }
+    respond(p, HTTP_STATUS_OK, o);
 }
 
 /* Routes the request in p (the body read, for a POST). */
@@ -1551,6 +2083,23 @@ static int route(pss *p)
             json_t *body = body_object(p);
             if (!body)
                 return 0;
+            /* Among several nodes an act on another node's game goes to
+             * its owner; a join finds its game in the store. */
+            char joined[STORE_ID], err[256];
+            bool join = strncmp(a, "join/", 5) == 0;
+            int found = S.bus && join
+                            ? store_find_invite(S.store, a + 5, joined, sizeof joined, err, sizeof err)
+                            : 0;
+            if (found < 0) {
+                respond_later(p, "the database does not answer");
+                json_decref(body);
+                return 0;
+            }
+            if (S.bus && (found == 1 || (id[0] && !join)) &&
+                route_elsewhere(p, found == 1 ? joined : id, found == 1 ? "join" : rest, body)) {
+                json_decref(body);
+                return 0;
+            }
             if (strcmp(a, "games") == 0)
                 api_create(p, body);
             else if (strcmp(a, "import") == 0)
@@ -1590,6 +2139,8 @@ static void ws_attach(pss *p)
     }
     const char *token = lws_get_urlarg_by_name(p->wsi, "token=", buf, sizeof buf);
     int seats = token_seats(p->game, token);
+    if (seats)
+        snprintf(p->token, sizeof p->token, "%s", token);
     p->role = seats == 3 ? ROLE_BOTH : seats == 1 ? DM_WHITE : seats == 2 ? DM_BLACK : ROLE_READER;
     p->next_sub = p->game->subs;
     p->game->subs = p;
@@ -1630,6 +2181,34 @@ static void ws_note(pss *p, const char *type, const char *error)
     lws_callback_on_writable(p->wsi);
 }
 
+/* A socket's move or act on another node's game: passed to the owner,
+ * whose `state` then reaches this socket (an error comes as a note);
+ * false when the game turned out to be this node's now (played here). */
+static bool ws_forward(pss *p, const char *type, const char *what)
+{
+    bool move = strcmp(type, "move") == 0;
+    if (!move && strcmp(what, "resign") != 0 && strcmp(what, "offer-draw") != 0) {
+        ws_note(p, "error", "over the socket: resign, offer-draw (the rest by POST "
+                            "/api/games/{id}/actions)");
+        return true;
+    }
+    if (p->request) {
+        ws_note(p, "error", "the last act is on its way to the game's node: wait for its state");
+        return true;
+    }
+    char holder[STORE_NODE];
+    live *g;
+    enum where w = locate_for(p->game->rec.id, false, &g, holder);
+    if (w == HELD)
+        return false; /* taken over here meanwhile: played here */
+    json_t *body = json_pack("{s:s, s:s}", move ? "move" : "action", what, "token", p->token);
+    if (w != ELSEWHERE || !holder[0] ||
+        !forward(p, holder, p->game->rec.id, move ? "/moves" : "/actions", body))
+        ws_note(p, "error", "the game's node cannot be reached now: try again");
+    json_decref(body);
+    return true;
+}
+
 /* One message from a socket: a ping, or (with a seat token) a move or an
  * act in the forms of the HTTP API: {"type":"move","move":...},
  * {"type":"action","action":...}. */
@@ -1652,6 +2231,8 @@ static void ws_receive(pss *p, const char *text, size_t len)
             ws_note(p, "error", "this socket only reads: connect with ?token= to play");
         } else if (!what) {
             ws_note(p, "error", strcmp(type, "move") == 0 ? "'move' is missing" : "'action' is missing");
+        } else if (g->remote && ws_forward(p, type, what)) {
+            /* passed to the owner, or refused with a note */
         } else {
             int seats = p->role == ROLE_BOTH ? 3 : 1 << p->role;
             if (strcmp(type, "move") == 0) {
@@ -1819,12 +2400,19 @@ static int http_writable(pss *p)
     if (p->phase == 1) {
         unsigned char buf[LWS_PRE + 2048], *start = buf + LWS_PRE, *q = start,
                                                 *end = buf + sizeof buf - 1;
+        char retry[16];
+        snprintf(retry, sizeof retry, "%d", p->retry_after);
         if (lws_add_http_common_headers(p->wsi, (unsigned)p->status, p->ctype,
                                         (lws_filepos_t)p->resp_len, &q, end) ||
             common_headers(p->wsi, &q, end, "no-store") ||
+            (p->retry_after > 0 &&
+             lws_add_http_header_by_name(p->wsi, (const unsigned char *)"retry-after:",
+                                         (const unsigned char *)retry, (int)strlen(retry), &q,
+                                         end)) ||
             lws_finalize_write_http_header(p->wsi, start, &q, end))
             return -1;
         p->phase = 2;
+        p->retry_after = 0;
         lws_callback_on_writable(p->wsi);
         return 0;
     }
@@ -1930,6 +2518,8 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         forget_request(p);
         return 0;
     case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
+        if (S.bus)
+            bus_dispatch(S.bus, on_bus, NULL);
         if (!S.pool)
             return 0;
         for (pool_job *job = pool_take_done(S.pool), *next; job; job = next) {
@@ -1991,13 +2581,14 @@ static void tick(lws_sorted_usec_list_t *sul)
 {
     char err[256];
     for (live *g = S.games; g; g = g->next) {
-        if (!dm_match_timed(g->m) || dm_match_over(g->m))
+        if (g->remote || !dm_match_timed(g->m) || dm_match_over(g->m))
             continue;
         int ply0 = dm_match_ply(g->m);
         if (dm_match_tick(g->m))
             commit(g, ply0, err, sizeof err);
     }
     forget_finished();
+    forward_timeouts();
     lws_sul_schedule(S.ctx, 0, sul, tick, TICK_US);
 }
 
@@ -2007,16 +2598,20 @@ int srv_run(const srv_config *c)
     memset(&S, 0, sizeof S);
     snprintf(S.web, sizeof S.web, "%s", c->web);
     S.max_games = c->max_games ? c->max_games : MAX_GAMES;
+    S.lease_ms = c->lease_ms > 0 ? c->lease_ms : SRV_LEASE_MS;
     S.games_per_minute = c->games_per_minute ? c->games_per_minute : GAMES_PER_MINUTE;
     S.urandom = fopen("/dev/urandom", "rb");
     S.variants = build_variants();
     S.store = store_open(c->db, err, sizeof err);
-    if (!S.store || !S.variants) {
-        fprintf(stderr, "serve: %s\n", S.store ? "out of memory" : err);
+    if (!S.store || !S.variants ||
+        (c->node && store_set_node(S.store, c->node, S.lease_ms, err, sizeof err) != 0)) {
+        fprintf(stderr, "serve: %s\n", S.store && !S.variants ? "out of memory" : err);
         store_close(S.store);
         free(S.variants);
         return 1;
     }
+    if (c->node)
+        snprintf(S.node, sizeof S.node, "%s", c->node);
     lws_set_log_level(LLL_ERR, NULL);
 
     struct lws_context_creation_info info;
@@ -2040,11 +2635,31 @@ int srv_run(const srv_config *c)
         free(S.variants);
         return 1;
     }
-    S.pool = pool_start(c->engine_threads, wake, S.ctx);
+    if (c->node && !(S.bus = bus_open(c->redis, c->node, wake, S.ctx, err, sizeof err))) {
+        fprintf(stderr, "serve: %s\n", err);
+        lws_context_destroy(S.ctx);
+        store_close(S.store);
+        free(S.variants);
+        return 1;
+    }
+    S.pool = c->engine_threads > 0 ? pool_start(c->engine_threads, wake, S.ctx) : NULL;
     int loaded = 0;
-    if (!S.pool || store_load_unfinished(S.store, revive_cb, &loaded, err, sizeof err) < 0) {
-        fprintf(stderr, "serve: %s\n", S.pool ? err : "cannot start the engine threads");
+    /* One process resumes every unfinished game; a node among several
+     * takes those nobody holds, round after round (the rest are the
+     * other nodes'). */
+    int rc = 0;
+    if (S.bus) {
+        for (int n; (n = renew_round()) > 0;)
+            loaded += n;
+        for (int n; (n = take_round()) > 0;)
+            loaded += n;
+    }
+    else if (S.pool)
+        rc = store_load_unfinished(S.store, revive_cb, &loaded, err, sizeof err);
+    if ((!S.pool && c->engine_threads > 0) || rc < 0) {
+        fprintf(stderr, "serve: %s\n", rc < 0 ? err : "cannot start the engine threads");
         pool_stop(S.pool);
+        bus_close(S.bus);
         lws_context_destroy(S.ctx);
         store_close(S.store);
         free(S.variants);
@@ -2053,6 +2668,9 @@ int srv_run(const srv_config *c)
     struct lws_vhost *vh = lws_get_vhost_by_name(S.ctx, "default");
     int port = vh ? lws_get_vhost_listen_port(vh) : c->port;
     printf("Damier is at http://%s:%d/\n", c->host, port);
+    if (S.bus)
+        printf("node %s: leases of %d ms, %s\n", S.node, S.lease_ms,
+               S.pool ? "with an engine" : "no engine (its computer games go to other nodes)");
     if (loaded)
         printf("resumed %d unfinished game%s\n", loaded, loaded == 1 ? "" : "s");
     fflush(stdout);
@@ -2067,6 +2685,13 @@ int srv_run(const srv_config *c)
     running = S.ctx;
     pthread_mutex_unlock(&running_lock);
     lws_sul_schedule(S.ctx, 0, &S.tick, tick, TICK_US);
+    if (S.bus) {
+        S.renewed_ms = now_ms();
+        lws_sul_schedule(S.ctx, 0, &S.renew_timer, renew,
+                         (lws_usec_t)S.lease_ms * LWS_US_PER_MS / 3);
+        lws_sul_schedule(S.ctx, 0, &S.takeover_timer, takeover,
+                         (lws_usec_t)S.lease_ms * LWS_US_PER_MS / 2);
+    }
     while (!stopping)
         if (lws_service(S.ctx, 0) < 0)
             break;
@@ -2076,6 +2701,17 @@ int srv_run(const srv_config *c)
 
     pool_stop(S.pool);
     S.pool = NULL;
+    if (S.bus) {
+        /* A clean stop gives every game up at once, and says so: the
+         * other nodes take them without waiting for the leases. */
+        if (store_lease_release(S.store, NULL, err, sizeof err) != 0)
+            lwsl_err("leases: %s\n", err);
+        for (live *g = S.games; g; g = g->next)
+            if (!g->remote && !dm_match_over(g->m))
+                publish(g->rec.id, "released", json_pack("{s:I}", "seq", (json_int_t)g->rec.seq));
+        bus_close(S.bus);
+        S.bus = NULL;
+    }
     lws_context_destroy(S.ctx);
     for (live *g = S.games, *next; g; g = next) {
         next = g->next;

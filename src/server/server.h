@@ -20,6 +20,14 @@ typedef struct srv_config {
                              0: 30, -1: any                                */
     int max_per_address; /* connections one peer address may hold at once:
                           * SRV_MAX_PER_ADDRESS when 0, no limit when < 0  */
+    /* Several nodes on one PostgreSQL database (docs/deploy.md): this
+     * node's name and the Redis bus's URL (both, or neither: one
+     * process), its leases' time (0: SRV_LEASE_MS).  engine_threads 0
+     * (--no-engine): the node plays no computer seat, and hands such
+     * games to nodes that have an engine. */
+    const char *node;
+    const char *redis;
+    int lease_ms;
     bool in_thread;     /* a server in a thread of a bigger program (a fuzz
                          * target): SIGINT and SIGTERM are left alone, and
                          * srv_stop() ends it                              */
@@ -29,6 +37,7 @@ typedef struct srv_config {
  * few browsers' tabs behind one router (six HTTP connections and a
  * WebSocket each), not a flood. */
 #define SRV_MAX_PER_ADDRESS 64
+#define SRV_LEASE_MS 10000
 
 /* Serves until SIGINT or SIGTERM.  Prints "Damier is at http://H:P/" on
  * stdout once listening, errors on stderr.  Returns 0 after a clean stop,

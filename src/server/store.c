@@ -148,6 +148,13 @@ int store_move_count(store *s, const char *id)
     return plausible_id(id) ? s->backend->move_count(s, id) : 0;
 }
 
+int store_find_invite(store *s, const char *code, char *id, size_t idsize, char *err,
+                      size_t errsize)
+{
+    /* Invite codes are made as game ids are: anything else is no invite. */
+    return plausible_id(code) ? s->backend->find_invite(s, code, id, idsize, err, errsize) : 0;
+}
+
 /* ---- leases ------------------------------------------------------------- */
 
 #define LEASE_MS_MIN 100

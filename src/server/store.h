@@ -105,6 +105,11 @@ int store_load_game(store *s, const char *id, store_game *g, char *err, size_t e
 /* The moves recorded for id (a test's view of the ledger): their count,
  * or -1 when the database failed. */
 int store_move_count(store *s, const char *id);
+/* The id (idsize bytes) of the game whose invite code is code: 1 found,
+ * 0 not, -1 with err.  (A node among several finds an invite here: the
+ * game may be another node's.) */
+int store_find_invite(store *s, const char *code, char *id, size_t idsize, char *err,
+                      size_t errsize);
 
 /* ---- several nodes: leases --------------------------------------------- */
 

@@ -25,6 +25,8 @@ typedef struct store_backend {
                            size_t errsize);
     int (*load_game)(store *s, const char *id, store_game *g, char *err, size_t errsize);
     int (*move_count)(store *s, const char *id);
+    int (*find_invite)(store *s, const char *code, char *id, size_t idsize, char *err,
+                       size_t errsize);
     int (*lease_take)(store *s, const char *id, char *holder, size_t holdersize, char *err,
                       size_t errsize);
     int (*lease_renew)(store *s, void (*held)(void *ctx, const char *id), void *ctx, char *err,

@@ -58,6 +58,7 @@ static const struct {
     {"unfinished", "SELECT " COLUMNS " FROM games WHERE NOT over ORDER BY rowid"},
     {"one", "SELECT " COLUMNS " FROM games WHERE id=$1"},
     {"count", "SELECT count(*) FROM moves WHERE game=$1"},
+    {"invite", "SELECT id FROM games WHERE invite=$1 LIMIT 1"},
     {"ping", "SELECT coalesce(max(version), 0) FROM schema_version"},
     /* Leases ($2 the node, $3 the lease in ms).  The guard locks the row,
      * so a take of the game waits until the write it guards is committed
@@ -568,6 +569,21 @@ static int pg_load_game(store *base, const char *id, store_game *g, char *err, s
     return found;
 }
 
+static int pg_find_invite(store *base, const char *code, char *id, size_t idsize, char *err,
+                          size_t errsize)
+{
+    pg_store *s = (pg_store *)base;
+    const char *values[] = {code};
+    PGresult *r = query(s, "invite", 1, values, "find invite", err, errsize);
+    if (!r)
+        return -1;
+    int found = PQntuples(r) == 1;
+    if (found)
+        snprintf(id, idsize, "%s", PQgetvalue(r, 0, 0));
+    PQclear(r);
+    return found;
+}
+
 static int pg_move_count(store *base, const char *id)
 {
     pg_store *s = (pg_store *)base;
@@ -668,6 +684,7 @@ static const store_backend PG_BACKEND = {
     .load_unfinished = pg_load_unfinished,
     .load_game = pg_load_game,
     .move_count = pg_move_count,
+    .find_invite = pg_find_invite,
     .lease_take = pg_lease_take,
     .lease_renew = pg_lease_renew,
     .lease_release = pg_lease_release,

@@ -20,7 +20,7 @@
 typedef struct sqlite_store {
     store base;
     sqlite3 *db;
-    sqlite3_stmt *insert, *update, *move, *drop_moves, *unfinished, *one, *count;
+    sqlite3_stmt *insert, *update, *move, *drop_moves, *unfinished, *one, *count, *invite;
     sqlite3_stmt *lease_guard, *lease_new, *lease_take, *lease_holder, *lease_renew,
         *lease_release, *lease_release_all, *lease_takeable;
 } sqlite_store;
@@ -50,6 +50,7 @@ static void sqlite_close(store *base)
     sqlite3_finalize(s->unfinished);
     sqlite3_finalize(s->one);
     sqlite3_finalize(s->count);
+    sqlite3_finalize(s->invite);
     sqlite3_stmt *leases[] = {s->lease_guard,  s->lease_new,     s->lease_take,
                               s->lease_holder, s->lease_renew,   s->lease_release,
                               s->lease_release_all, s->lease_takeable};
@@ -150,6 +151,7 @@ store *store_sqlite_open(const char *path, char *err, size_t errsize)
         {&s->unfinished, "SELECT " COLUMNS " FROM games WHERE over=0 ORDER BY rowid"},
         {&s->one, "SELECT " COLUMNS " FROM games WHERE id=?1"},
         {&s->count, "SELECT count(*) FROM moves WHERE game=?1"},
+        {&s->invite, "SELECT id FROM games WHERE invite=?1 LIMIT 1"},
         /* Leases (?2 the node, ?3 the lease in ms), as on PostgreSQL;
          * BEGIN IMMEDIATE makes the guard and its write one step. */
         {&s->lease_guard, "SELECT 1 FROM leases WHERE game=?1 AND node=?2 AND expires > " NOW_MS},
@@ -394,6 +396,21 @@ static int sqlite_load_game(store *base, const char *id, store_game *g, char *er
     return found;
 }
 
+static int sqlite_find_invite(store *base, const char *code, char *id, size_t idsize, char *err,
+                              size_t errsize)
+{
+    sqlite_store *s = (sqlite_store *)base;
+    sqlite3_bind_text(s->invite, 1, code, -1, SQLITE_TRANSIENT);
+    int rc = sqlite3_step(s->invite), found = rc == SQLITE_ROW;
+    if (found)
+        snprintf(id, idsize, "%s", (const char *)sqlite3_column_text(s->invite, 0));
+    else if (rc != SQLITE_DONE)
+        set_err(err, errsize, "find invite", s->db);
+    sqlite3_reset(s->invite);
+    sqlite3_clear_bindings(s->invite);
+    return found ? 1 : rc == SQLITE_DONE ? 0 : -1;
+}
+
 static int sqlite_move_count(store *base, const char *id)
 {
     sqlite_store *s = (sqlite_store *)base;
@@ -495,6 +512,7 @@ static const store_backend SQLITE_BACKEND = {
     .load_unfinished = sqlite_load_unfinished,
     .load_game = sqlite_load_game,
     .move_count = sqlite_move_count,
+    .find_invite = sqlite_find_invite,
     .lease_take = sqlite_lease_take,
     .lease_renew = sqlite_lease_renew,
     .lease_release = sqlite_lease_release,

@@ -4,12 +4,12 @@
 # Redis of its own (tools/redis-test.sh), which the test kills and starts
 # again on the same port; that tools/redis-test.sh run gives its command's
 # status and leaves no server behind; and that tools/deps.sh installs what
-# this needs; and damier serve's checks of --node and --redis, which it
-# then refuses (several nodes are not built into the server yet).
+# this needs; and damier serve's checks of --node and --redis (the nodes
+# themselves: tests/cli/nodes.sh).
 # Without redis-server it says SKIP, unless
-# DAMIER_REQUIRE_REDIS is set (CI), where that is a failure.
+# DAMIER_REQUIRE_REDIS is set (CI), where that is a failure (servers.inc).
 . "$(dirname "$0")/common.inc"
-root=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/servers.inc"
 build=$(dirname "$DAMIER_BIN")
 
 echo " $("$root/tools/deps.sh" list-run) " | grep -q " libhiredis-dev " ||
@@ -33,24 +33,13 @@ expect_serve_refused "--node without --redis" "go together" --node a --db "$pg"
 expect_serve_refused "a bad node name" "is 1 to 63 letters" --node "a b" --redis redis://x --db "$pg"
 expect_serve_refused "a bad Redis URL" "redis://HOST:PORT URL" --node a --redis http://x --db "$pg"
 expect_serve_refused "--node without its value" "needs a value" --node
-expect_serve_refused "several nodes" "not built yet" --node a --redis redis://127.0.0.1:1 --db "$pg"
+expect_serve_refused "--no-engine alone" "is for a node among several" --no-engine --db "$pg"
+expect_serve_refused "--lease-seconds alone" "is for a node among several" --lease-seconds 2 --db "$pg"
+expect_serve_refused "a lease of 0 s" "lease-seconds" --node a --redis redis://x --db "$pg" --lease-seconds 0
 [ -e "$tmp/games.db" ] && fail "serve refused --redis but made its SQLite file"
 
-redis=$tmp/redis
-url=$("$root/tools/redis-test.sh" start "$redis")
-case $? in
-0) ;;
-77)
-    [ -n "${DAMIER_REQUIRE_REDIS:-}" ] && fail "no redis-server, and DAMIER_REQUIRE_REDIS is set"
-    echo "$0: SKIP: no redis-server (apt-get install redis-server)"
-    finish
-    ;;
-*) fail "tools/redis-test.sh could not start a server"; finish ;;
-esac
-trap '"$root/tools/redis-test.sh" stop "$redis"; rm -rf "$tmp"' EXIT
-trap 'exit 1' INT TERM
-
-if ! DAMIER_TEST_REDIS=$url DAMIER_TEST_REDIS_DIR=$redis \
+need_redis
+if ! DAMIER_TEST_REDIS=$redis_url DAMIER_TEST_REDIS_DIR=$redis_dir \
     DAMIER_REDIS_TEST_TOOL="$root/tools/redis-test.sh" "$build/tests/test_bus" >"$tmp/bus.out" 2>&1; then
     cat "$tmp/bus.out"
     fail "the bus suite fails on Redis"

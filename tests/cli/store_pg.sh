@@ -8,9 +8,9 @@
 # damier serve's refusals of a database it cannot use (exit 1, the reason
 # named, never the password); and that tools/deps.sh installs what this
 # needs.  Without PostgreSQL's server programs it says SKIP, unless
-# DAMIER_REQUIRE_PG is set (CI), where that is a failure.
+# DAMIER_REQUIRE_PG is set (CI), where that is a failure (servers.inc).
 . "$(dirname "$0")/common.inc"
-root=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/servers.inc"
 build=$(dirname "$DAMIER_BIN")
 
 echo " $("$root/tools/deps.sh" list-run) " | grep -q " libpq-dev " ||
@@ -28,20 +28,8 @@ run serve --listen 127.0.0.1:0 --db 'postgresql://damier:S3cretPw@[::1/damier'
 grep -q '^serve: database: bad PostgreSQL URL: ' "$tmp/err" || fail "serve on a bad URL: $(cat "$tmp/err")"
 grep -q S3cretPw "$tmp/err" && fail "an error shows the password: $(cat "$tmp/err")"
 
-pg=$(mktemp -d /tmp/damier-pg-XXXXXX) # not in $tmp: the postgres user must reach it
-url=$("$root/tools/pg-test.sh" start "$pg")
-case $? in
-0) ;;
-77)
-    rm -rf "$pg"
-    [ -n "${DAMIER_REQUIRE_PG:-}" ] && fail "no PostgreSQL server programs, and DAMIER_REQUIRE_PG is set"
-    echo "$0: SKIP: no PostgreSQL server programs (apt-get install postgresql)"
-    finish
-    ;;
-*) rm -rf "$pg"; fail "tools/pg-test.sh could not start a server"; finish ;;
-esac
-trap '"$root/tools/pg-test.sh" stop "$pg"; rm -rf "$tmp"' EXIT
-trap 'exit 1' INT TERM
+need_pg
+url=$pg_url
 
 # The store suite as docs/deploy.md sets the database up: a user that is
 # no superuser and owns its database.

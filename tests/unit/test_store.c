@@ -200,6 +200,27 @@ static void test_create_and_load(void **state)
     store_close(s);
 }
 
+/* Invites are found by their code (a node joins another node's game). */
+static void test_find_invite(void **state)
+{
+    store *s = open_store(state);
+    store_game a = sample("gameA"), b = sample("gameB");
+    snprintf(b.invite, sizeof b.invite, "%s", "");
+    create(s, &a);
+    create(s, &b);
+    char err[512], id[STORE_ID] = "";
+    assert_int_equal(store_find_invite(s, "invgameA", id, sizeof id, err, sizeof err), 1);
+    assert_string_equal(id, "gameA");
+    static const char *const none[] = {"invgameB", "", "invgame", "invgameA ", "x'OR'1'='1"};
+    for (size_t i = 0; i < sizeof none / sizeof none[0]; i++) {
+        id[0] = '\0';
+        if (store_find_invite(s, none[i], id, sizeof id, err, sizeof err) != 0)
+            fail_msg("invite '%s': not 0 (%s)", none[i], err);
+        assert_string_equal(id, "");
+    }
+    store_close(s);
+}
+
 static void test_moves_and_takeback(void **state)
 {
     store *s = open_store(state);
@@ -798,6 +819,7 @@ int main(void)
         BOTH(test_moves_and_takeback),
         BOTH(test_unfinished),
         BOTH(test_absent_and_malformed_ids),
+        BOTH(test_find_invite),
         BOTH(test_reopen_and_schema),
         BOTH(test_leases_compete),
         BOTH(test_leases_expire),

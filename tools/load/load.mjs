@@ -25,13 +25,15 @@ import http from 'node:http';
 import { WebSocket } from 'ws';
 
 const USAGE = `usage: node tools/load/load.mjs [options]
-  --url URL          the server (default http://127.0.0.1:8080)
+  --url URL[,URL...] the server (default http://127.0.0.1:8080); several nodes
+                     of one service: each request and socket goes to the next
+                     in turn (a round-robin load balancer)
   --games N          games open at once (default 100)
   --seconds S        how long to play (default 60)
   --think MIN-MAX    a person's pause before each move, ms (default 2000-8000)
   --ramp S           open the games over S seconds (default: games/200, at most 60)
   --variant ID       the variant of every game (default international)
-  --server-pid PID   read the server's memory (VmRSS) every 10 s
+  --server-pid PID[,PID...]  read the servers' memory (VmRSS, summed) every 10 s
   --log FILE         append every acknowledged move as a JSON line
   --json FILE        write the summary as JSON too
   --sockets N        HTTP connections at most (default: one a game)`;
@@ -41,7 +43,7 @@ const SAMPLE_MS = 10000;
 
 function parseArgs(argv) {
   const o = { url: 'http://127.0.0.1:8080', games: 100, seconds: 60, think: [2000, 8000],
-              ramp: null, variant: 'international', serverPid: 0, log: null, json: null,
+              ramp: null, variant: 'international', serverPids: [], log: null, json: null,
               sockets: 0 };
   const number = (name, text, min) => {
     const n = Number(text);
@@ -59,7 +61,7 @@ function parseArgs(argv) {
       case '--seconds': o.seconds = number(a, v, 1); break;
       case '--ramp': o.ramp = number(a, v, 0); break;
       case '--variant': o.variant = v; break;
-      case '--server-pid': o.serverPid = number(a, v, 1); break;
+      case '--server-pid': o.serverPids = v.split(',').map((p) => number(a, p, 1)); break;
       case '--log': o.log = v; break;
       case '--json': o.json = v; break;
       case '--sockets': o.sockets = number(a, v, 1); break;
@@ -82,7 +84,9 @@ function usage(msg) {
 }
 
 const opt = parseArgs(process.argv.slice(2));
-const base = new URL(opt.url);
+const bases = opt.url.split(',').map((u) => new URL(u));
+let turn = 0;
+const nextBase = () => bases[turn++ % bases.length];
 const agent = new http.Agent({ keepAlive: true, maxSockets: opt.sockets || opt.games,
                                // under the server's 5 s keep-alive: never reuse a socket it closes
                                timeout: 4000 });
@@ -116,17 +120,23 @@ function error(kind) {
 const errorCount = () => [...errors.values()].reduce((a, b) => a + b, 0);
 
 function readRss() {
-  if (!opt.serverPid) return null;
-  try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${opt.serverPid}/status`, 'utf8'));
-    return m ? Number(m[1]) : null;
-  } catch { return null; }
+  if (!opt.serverPids.length) return null;
+  let kb = 0;
+  for (const pid of opt.serverPids) {
+    try {
+      const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+      if (!m) return null;
+      kb += Number(m[1]);
+    } catch { return null; }
+  }
+  return kb;
 }
 
 // ---- the server ---------------------------------------------------------------
 
 // One request; resolves {status, json} or rejects with the network error.
 function request(method, path, body) {
+  const base = nextBase();
   return new Promise((resolve, reject) => {
     const data = body === undefined ? null : Buffer.from(JSON.stringify(body));
     const req = http.request({ host: base.hostname, port: base.port, path, method, agent,
@@ -157,7 +167,7 @@ let stopping = false;
 // The WebSocket of a game: the latest state it pushed, and waiters for a ply.
 function watch(id) {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`ws://${base.host}/ws/games/${id}`);
+    const ws = new WebSocket(`ws://${nextBase().host}/ws/games/${id}`);
     const w = { ws, ply: -1, waiters: [], closed: false };
     ws.on('message', (data) => {
       let m;

@@ -356,10 +356,22 @@ static bool tell_predecessors(struct retro *r, const dm_position *x, int level, 
         int to = ctz128(pieces);
         pieces &= pieces - 1;
         dm_bits seen = 0;
+        bool king = has128(x->kings, to);
+        unsigned dirs = king ? v->king_step_dirs : v->man_step_dirs[mover];
+        /* How far back the piece may have come: one step, or along an empty
+         * line (a flying king); Dameo's men step over their own, so there
+         * any cell of the line may be where one came from. */
+        bool over = !king && v->linear_moves;
+        bool far = over || (king && v->king == KING_FLYING);
         for (int d = 0; d < DIR_COUNT; d++) {
-            for (int a = g->next[to][d]; a >= 0; a = g->next[a][d]) {
-                if (has128(occupied | seen, a))
-                    continue;
+            if (!(dirs & DIRBIT(dir_opposite[d])))
+                continue;
+            for (int a = g->next[to][d]; a >= 0; a = far ? g->next[a][d] : -1) {
+                if (has128(occupied | seen, a)) {
+                    if (over)
+                        continue;
+                    break;
+                }
                 seen |= (dm_bits)1 << a;
                 dm_position y = *x;
                 dm_bits from = (dm_bits)1 << a, here = (dm_bits)1 << to;
@@ -530,6 +542,16 @@ int dm_egdb_build(const dm_variant *v, const char *root, int pieces, dm_egdb_rep
 {
     if (!check_pieces(v, pieces, err))
         return -1;
+    struct egdb_sig sigs[MAX_SIGS];
+    int nsigs = egdb_signatures(v, pieces, sigs, MAX_SIGS);
+    return egdb_build_sigs(v, root, sigs, nsigs, report, ctx, err);
+}
+
+int egdb_build_sigs(const struct dm_variant *v, const char *root, const struct egdb_sig *sigs,
+                    int nsigs, dm_egdb_report *report, void *ctx, dm_error *err)
+{
+    if (!dm_egdb_supported(v, err))
+        return -1;
     char dir[600];
     snprintf(dir, sizeof dir, "%s/%s", root, v->id);
     if (make_dirs(dir, err) != 0)
@@ -537,13 +559,13 @@ int dm_egdb_build(const dm_variant *v, const char *root, int pieces, dm_egdb_rep
     struct builder b;
     if (!start(&b, v, report, ctx, err))
         return -1;
-    struct egdb_sig sigs[MAX_SIGS];
-    int nsigs = egdb_signatures(v, pieces, sigs, MAX_SIGS);
-    int rc = -1;
+    int rc = -1, pieces = 0;
     double all = now_s();
     for (int k = 0; k < nsigs; k++) {
         char path[700], name[32];
         egdb_sig_name(&sigs[k], name, sizeof name);
+        if (egdb_sig_pieces(&sigs[k]) > pieces)
+            pieces = egdb_sig_pieces(&sigs[k]);
         if (egdb_table_path(root, v, &sigs[k], path, sizeof path) != 0) {
             snprintf(err->msg, sizeof err->msg, "the path of %s/%s is too long", dir, name);
             goto out;

@@ -69,6 +69,14 @@ bool egdb_position_at(const struct egdb_index *ix, uint64_t i, dm_position *pos)
 
 uint64_t egdb_binomial(int n, int k);
 
+/* ---- building (build.c) ------------------------------------------------- */
+
+/* Builds the tables of sigs that ROOT/variant lacks, in the order given
+ * (each one's captures and promotions must lead to tables before it or
+ * already there): dm_egdb_build with a chosen list. */
+int egdb_build_sigs(const struct dm_variant *v, const char *root, const struct egdb_sig *sigs,
+                    int nsigs, dm_egdb_report *report, void *ctx, dm_error *err);
+
 /* ---- values ----------------------------------------------------------- */
 
 /* A stored byte: 0 a draw, 1 not stored (a capture pending, or a hole),

@@ -33,7 +33,7 @@ PQ_LIBS    := $(or $(shell pkg-config --libs libpq 2>/dev/null),-lpq)
 # hiredis: the bus between nodes (src/server/bus.c, Redis pub/sub).
 REDIS_CFLAGS := $(shell pkg-config --cflags hiredis 2>/dev/null)
 REDIS_LIBS   := $(or $(shell pkg-config --libs hiredis 2>/dev/null),-lhiredis)
-LDLIBS   := $(LWS_LIBS) -ljansson -lsqlite3 $(PQ_LIBS) $(REDIS_LIBS) -lpthread -lm
+LDLIBS   := $(LWS_LIBS) -ljansson -lsqlite3 $(PQ_LIBS) $(REDIS_LIBS) -lz -lpthread -lm
 ALLFLAGS := -std=c17 -D_POSIX_C_SOURCE=200809L $(WARN) -Iinclude -Isrc $(LWS_CFLAGS) $(PQ_CFLAGS) $(REDIS_CFLAGS) $(CFLAGS) $(SANITIZE)
 
 # Every module but the command-line front end goes into libdamier.a.

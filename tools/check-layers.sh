@@ -5,6 +5,8 @@
 # public API, which only the front ends (the command line among them) may
 # include.
 #
+# The endgame tables (src/egdb) sit on base and rules; the engine probes them.
+#
 # The front ends (src/tui, src/proto, src/server, src/match, src/cli) are held to more:
 # they reach the library layers (rules, notation, engine, game, play) only
 # through the public API (damier.h, damier/*.h), never through an internal
@@ -22,22 +24,23 @@ allowed() {
     case $1 in
     base)     echo "base" ;;
     rules)    echo "base rules" ;;
+    egdb)     echo "base rules egdb" ;;
     notation) echo "base rules notation" ;;
-    engine)   echo "base rules engine" ;;
+    engine)   echo "base rules egdb engine" ;;
     game)     echo "base rules notation game" ;;
-    play)     echo "base rules notation engine game play" ;;
-    proto)    echo "base rules notation engine game play proto all" ;;
-    tui)      echo "base rules notation engine game play tui all" ;;
-    server)   echo "base rules notation engine game play server all" ;;
-    match)    echo "base rules notation engine game play proto match all" ;;
-    cli)      echo "base rules notation engine game play proto tui server match cli all" ;;
+    play)     echo "base rules notation egdb engine game play" ;;
+    proto)    echo "base rules notation egdb engine game play proto all" ;;
+    tui)      echo "base rules notation egdb engine game play tui all" ;;
+    server)   echo "base rules notation egdb engine game play server all" ;;
+    match)    echo "base rules notation egdb engine game play proto match all" ;;
+    cli)      echo "base rules notation egdb engine game play proto tui server match cli all" ;;
     *)        echo "" ;;
     esac
 }
 
 is_layer() {
     case $1 in
-    base | rules | notation | engine | game | play | proto | tui | server | match | cli | all) return 0 ;;
+    base | rules | egdb | notation | engine | game | play | proto | tui | server | match | cli | all) return 0 ;;
     *) return 1 ;;
     esac
 }

@@ -6,13 +6,14 @@
 # The terminal game needs nothing at run time beyond libc and a terminal;
 # the web server (damier serve, what make run starts) needs libwebsockets,
 # jansson, SQLite, libpq (its PostgreSQL store) and hiredis (the Redis bus
-# between nodes), and pkg-config to find their flags.  The tests run the
+# between nodes), zlib (the endgame tables, src/egdb) and pkg-config to find
+# their flags.  The tests run the
 # PostgreSQL store and the bus on throwaway servers of their own
 # (tools/pg-test.sh, tools/redis-test.sh), hence postgresql and
 # redis-server in the check set: only their programs are used, never the
 # system's cluster or Redis.
 set -e
-run_pkgs="build-essential pkg-config libwebsockets-dev libjansson-dev libsqlite3-dev libpq-dev libhiredis-dev"
+run_pkgs="build-essential pkg-config zlib1g-dev libwebsockets-dev libjansson-dev libsqlite3-dev libpq-dev libhiredis-dev"
 check_pkgs="$run_pkgs libcmocka-dev tmux postgresql redis-server"
 case ${1:-check} in
 run) pkgs=$run_pkgs ;;

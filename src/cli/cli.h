@@ -28,6 +28,7 @@ int cmd_openings(int argc, char **argv); /* cmd_match.c */
 int cmd_analyse(int argc, char **argv); /* cmd_analyse.c */
 int cmd_book(int argc, char **argv);    /* cmd_book.c */
 int cmd_serve(int argc, char **argv);   /* cmd_serve.c: the web server */
+int cmd_egdb(int argc, char **argv);    /* cmd_egdb.c: the endgame tables */
 
 /* Helpers shared by the commands. */
 const dm_variant *cli_variant(const char *id);           /* error line if unknown */

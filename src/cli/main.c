@@ -267,6 +267,27 @@ static const struct command {
      "                     30; 0: any); more are refused (429)\n"
      "  --max-per-address N  connections one client address may hold at once; more\n"
      "                     are answered 429 (default 64; 0: any, for load tests)\n" HELP_HELP},
+    {"egdb", cmd_egdb, "build, check and probe the endgame tables",
+     "usage: damier egdb build --variant V --pieces N [--dir D]\n"
+     "       damier egdb verify --variant V [--pieces N] [--dir D]\n"
+     "       damier egdb probe --variant V --fen F [--dir D]\n"
+     "       damier egdb info --variant V [--dir D]\n"
+     "\n"
+     "Endgame tables: the value (win, draw or loss, with the plies to the end) of\n"
+     "every position of few pieces where no capture is pending, one file per\n"
+     "material, built by retrograde analysis (docs/egdb.md).  The values ignore\n"
+     "the draw rules that count moves.  build makes every missing table up to N\n"
+     "pieces, smaller first, with the time of each; verify checks every stored value\n"
+     "against its successors (exit 1 if one is wrong); probe prints the value of\n"
+     "one position; info lists the tables with their sizes and W/D/L counts.\n"
+     "Frisian, Frysk!, Parachute and Hawaiian are not supported.\n"
+     "\n"
+     "  --variant V        the variant ('damier variants' lists them)\n"
+     "  --pieces N         build: tables of 2 to N pieces (N up to 8); verify: only\n"
+     "                     those of at most N\n"
+     "  --fen F            probe: the position\n"
+     "  --dir D            the tables' root folder (D/VARIANT/); default\n"
+     "                     $DAMIER_EGDB_DIR, else ~/.cache/damier/egdb\n" HELP_HELP},
     {"version", NULL, "print the version", "usage: damier version (or damier --version)\n"},
 };
 

@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * egdb.h - what the endgame-database modules share: material signatures and
+ * their index (index.c), the table files (file.c), the value bytes.
+ */
+#ifndef DM_EGDB_EGDB_H
+#define DM_EGDB_EGDB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "damier/egdb.h"
+
+struct dm_variant;
+
+/* ---- signatures and the index (index.c) ----------------------------------- */
+
+/* The material of a table: men and kings of each colour. */
+struct egdb_sig {
+    uint8_t men[2], kings[2];
+};
+
+static inline int egdb_sig_pieces(const struct egdb_sig *s)
+{
+    return s->men[0] + s->men[1] + s->kings[0] + s->kings[1];
+}
+
+/* "2m1k-1k": White's men and kings, then Black's ("0" for none). */
+void egdb_sig_name(const struct egdb_sig *s, char *buf, size_t size);
+/* The signature of pos. */
+struct egdb_sig egdb_sig_of(const dm_position *pos);
+bool egdb_sig_equal(const struct egdb_sig *a, const struct egdb_sig *b);
+
+/*
+ * Every signature of v with 2..pieces pieces, each side at least one, in
+ * build order (fewer pieces first; for as many pieces, fewer men first);
+ * kings only where v crowns men and a king does not end the game.  Writes
+ * at most max and returns how many there are.
+ */
+int egdb_signatures(const struct dm_variant *v, int pieces, struct egdb_sig *out, int max);
+
+/*
+ * The index of one signature.  The men of each colour are a combination of
+ * the cells where a man of that colour may stand (not its promotion row),
+ * ranked by the combinatorial number system; the two colours' men are
+ * ranked independently, so that a cell both claim is a hole.  Then White's
+ * kings among the cells left, then Black's among those left after them:
+ * those parts are perfect.  The side to move is the top digit.
+ */
+struct egdb_index {
+    const struct dm_variant *v;
+    struct egdb_sig sig;
+    int ncells;
+    int8_t man_rank[2][DM_MAX_CELLS];  /* cell -> rank among man cells, or -1 */
+    uint8_t man_cell[2][DM_MAX_CELLS]; /* rank -> cell                        */
+    int man_cells[2];
+    uint64_t part[4];                  /* sizes: white men, black men, white kings, black kings */
+    uint64_t half;                     /* one side to move                    */
+    uint64_t size;                     /* both                                */
+};
+
+/* Prepares ix; false if the table would be too big to index (2^40). */
+bool egdb_index_init(struct egdb_index *ix, const struct dm_variant *v, struct egdb_sig sig);
+/* The index of pos (of ix's signature), or -1 if a man stands on its
+ * promotion row. */
+int64_t egdb_index_of(const struct egdb_index *ix, const dm_position *pos);
+/* The position of index i; false for a hole (two men on one cell). */
+bool egdb_position_at(const struct egdb_index *ix, uint64_t i, dm_position *pos);
+
+uint64_t egdb_binomial(int n, int k);
+
+/* ---- building (build.c) ------------------------------------------------- */
+
+/* Builds the tables of sigs that ROOT/variant lacks, in the order given
+ * (each one's captures and promotions must lead to tables before it or
+ * already there): dm_egdb_build with a chosen list. */
+int egdb_build_sigs(const struct dm_variant *v, const char *root, const struct egdb_sig *sigs,
+                    int nsigs, dm_egdb_report *report, void *ctx, dm_error *err);
+
+/* ---- values ----------------------------------------------------------- */
+
+/* A stored byte: 0 a draw, 1 not stored (a capture pending, or a hole),
+ * else 2 + 2 * plies + (1 if a win), plies capped at DM_EGDB_MAX_PLIES. */
+#define EGDB_DRAW       0
+#define EGDB_NOT_STORED 1
+
+static inline uint8_t egdb_byte(int wdl, int plies)
+{
+    if (wdl == DM_EGDB_DRAW)
+        return EGDB_DRAW;
+    if (plies > DM_EGDB_MAX_PLIES)
+        plies = DM_EGDB_MAX_PLIES;
+    return (uint8_t)(2 + 2 * plies + (wdl == DM_EGDB_WIN));
+}
+
+static inline dm_egdb_value egdb_value_of(uint8_t b)
+{
+    dm_egdb_value r = {DM_EGDB_DRAW, 0};
+    if (b >= 2) {
+        r.wdl = (b & 1) ? DM_EGDB_WIN : DM_EGDB_LOSS;
+        r.plies = (b - 2) / 2;
+    }
+    return r;
+}
+
+/* ---- table files (file.c) ------------------------------------------------- */
+
+#define EGDB_MAGIC      "DMEGDB\r\n"
+#define EGDB_VERSION    1
+#define EGDB_BLOCK      16384 /* values per compressed block */
+#define EGDB_EXT        ".egdb"
+
+/* The header, as read (little-endian on disk, 128 bytes). */
+struct egdb_header {
+    char variant[32];
+    struct egdb_sig sig;
+    uint64_t positions;
+    uint64_t wins, draws, losses, not_stored;
+    uint32_t block_size;
+    uint32_t blocks;
+    uint32_t data_crc; /* of everything after the header */
+};
+
+/* ROOT/variant/NAME.egdb into buf; -1 if it does not fit. */
+int egdb_table_path(const char *root, const struct dm_variant *v, const struct egdb_sig *s,
+                    char *buf, size_t size);
+
+/* Writes values (ix->size bytes) as the table file path (through a
+ * temporary file renamed at the end).  0, or -1 with err set. */
+int egdb_write(const char *path, const struct egdb_index *ix, const uint8_t *values,
+               dm_error *err);
+
+/* A table file mapped into memory, its header checked against v and sig
+ * and its checksum against its bytes. */
+struct egdb_file {
+    const uint8_t *map;
+    size_t map_size;
+    struct egdb_header h;
+    const uint8_t *offsets; /* blocks + 1 little-endian uint64, from data */
+    const uint8_t *data;    /* the compressed blocks                      */
+};
+
+/* 0, 1 if the file does not exist, -1 with err set if it is refused. */
+int egdb_open_file(struct egdb_file *f, const char *path, const struct dm_variant *v,
+                   const struct egdb_sig *sig, dm_error *err);
+void egdb_close_file(struct egdb_file *f);
+/* Inflates block b into out (EGDB_BLOCK bytes room); its length, or -1
+ * (err set) if the block is corrupt. */
+long egdb_read_block(const struct egdb_file *f, uint32_t b, uint8_t *out, dm_error *err);
+/* The whole table into a new array of h.positions bytes; NULL, err set. */
+uint8_t *egdb_read_all(const struct egdb_file *f, dm_error *err);
+
+#endif

@@ -1,0 +1,319 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * file.c - the table files: a header, the offsets of the compressed blocks,
+ * the blocks (zlib).  docs/egdb.md gives the layout.  Every number is
+ * little-endian; every check that can fail on a damaged file is made when
+ * the file is opened, and a block that still will not inflate is refused,
+ * never trusted.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "egdb/egdb.h"
+#include "rules/variant.h"
+
+#define HEADER_BYTES 128
+
+static void put32(uint8_t *p, uint32_t x)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (uint8_t)(x >> (8 * i));
+}
+static void put64(uint8_t *p, uint64_t x)
+{
+    for (int i = 0; i < 8; i++)
+        p[i] = (uint8_t)(x >> (8 * i));
+}
+static uint32_t get32(const uint8_t *p)
+{
+    uint32_t x = 0;
+    for (int i = 3; i >= 0; i--)
+        x = x << 8 | p[i];
+    return x;
+}
+static uint64_t get64(const uint8_t *p)
+{
+    uint64_t x = 0;
+    for (int i = 7; i >= 0; i--)
+        x = x << 8 | p[i];
+    return x;
+}
+
+int egdb_table_path(const char *root, const struct dm_variant *v, const struct egdb_sig *s,
+                    char *buf, size_t size)
+{
+    char name[32];
+    egdb_sig_name(s, name, sizeof name);
+    int n = snprintf(buf, size, "%s/%s/%s%s", root, v->id, name, EGDB_EXT);
+    return n < 0 || (size_t)n >= size ? -1 : 0;
+}
+
+static void encode_header(uint8_t *h, const struct egdb_header *x)
+{
+    memset(h, 0, HEADER_BYTES);
+    memcpy(h, EGDB_MAGIC, 8);
+    put32(h + 8, EGDB_VERSION);
+    put32(h + 12, HEADER_BYTES);
+    memcpy(h + 16, x->variant, 31);
+    h[48] = x->sig.men[0];
+    h[49] = x->sig.kings[0];
+    h[50] = x->sig.men[1];
+    h[51] = x->sig.kings[1];
+    put32(h + 52, x->block_size);
+    put32(h + 56, x->blocks);
+    put32(h + 60, x->data_crc);
+    put64(h + 64, x->positions);
+    put64(h + 72, x->wins);
+    put64(h + 80, x->draws);
+    put64(h + 88, x->losses);
+    put64(h + 96, x->not_stored);
+    put32(h + 124, (uint32_t)crc32(0, h, 124));
+}
+
+static bool write_all(FILE *f, const void *p, size_t n)
+{
+    return fwrite(p, 1, n, f) == n;
+}
+
+int egdb_write(const char *path, const struct egdb_index *ix, const uint8_t *values,
+               dm_error *err)
+{
+    struct egdb_header h;
+    memset(&h, 0, sizeof h);
+    snprintf(h.variant, sizeof h.variant, "%s", ix->v->id);
+    h.sig = ix->sig;
+    h.positions = ix->size;
+    h.block_size = EGDB_BLOCK;
+    h.blocks = (uint32_t)((ix->size + EGDB_BLOCK - 1) / EGDB_BLOCK);
+    for (uint64_t i = 0; i < ix->size; i++) {
+        dm_egdb_value val = egdb_value_of(values[i]);
+        if (values[i] == EGDB_NOT_STORED)
+            h.not_stored++;
+        else if (val.wdl == DM_EGDB_WIN)
+            h.wins++;
+        else if (val.wdl == DM_EGDB_LOSS)
+            h.losses++;
+        else
+            h.draws++;
+    }
+
+    uLong bound = compressBound(EGDB_BLOCK);
+    size_t noff = (size_t)h.blocks + 1;
+    uint8_t *offsets = malloc(noff * 8);
+    uint8_t *blocks = NULL;
+    size_t used = 0, cap = 0;
+    int rc = -1;
+    FILE *f = NULL;
+    char tmp[600];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    if (!offsets)
+        goto out_of_memory;
+    for (uint32_t b = 0; b < h.blocks; b++) {
+        if (used + bound > cap) {
+            size_t ncap = cap ? 2 * cap : 1 << 20;
+            while (ncap < used + bound)
+                ncap *= 2;
+            uint8_t *nb = realloc(blocks, ncap);
+            if (!nb)
+                goto out_of_memory;
+            blocks = nb;
+            cap = ncap;
+        }
+        uint64_t start = (uint64_t)b * EGDB_BLOCK;
+        uLong len = (uLong)(ix->size - start < EGDB_BLOCK ? ix->size - start : EGDB_BLOCK);
+        uLongf out = (uLongf)(cap - used);
+        put64(offsets + 8 * (size_t)b, used);
+        if (compress2(blocks + used, &out, values + start, len, 9) != Z_OK) {
+            snprintf(err->msg, sizeof err->msg, "%s: zlib could not compress block %u", path, b);
+            goto done;
+        }
+        used += out;
+    }
+    put64(offsets + 8 * (size_t)h.blocks, used);
+    h.data_crc = (uint32_t)crc32(crc32(0, offsets, (uInt)(noff * 8)), blocks, (uInt)used);
+
+    uint8_t head[HEADER_BYTES];
+    encode_header(head, &h);
+    f = fopen(tmp, "wb");
+    if (!f) {
+        snprintf(err->msg, sizeof err->msg, "cannot write %s: %s", tmp, strerror(errno));
+        goto done;
+    }
+    if (!write_all(f, head, sizeof head) || !write_all(f, offsets, noff * 8) ||
+        !write_all(f, blocks, used) || fflush(f) != 0) {
+        snprintf(err->msg, sizeof err->msg, "cannot write %s: %s", tmp, strerror(errno));
+        goto done;
+    }
+    if (fclose(f) != 0) {
+        f = NULL;
+        snprintf(err->msg, sizeof err->msg, "cannot write %s: %s", tmp, strerror(errno));
+        goto done;
+    }
+    f = NULL;
+    if (rename(tmp, path) != 0) {
+        snprintf(err->msg, sizeof err->msg, "cannot rename %s to %s: %s", tmp, path,
+                 strerror(errno));
+        goto done;
+    }
+    rc = 0;
+    goto done;
+out_of_memory:
+    snprintf(err->msg, sizeof err->msg, "out of memory writing %s", path);
+done:
+    if (f) {
+        fclose(f);
+        remove(tmp);
+    }
+    free(offsets);
+    free(blocks);
+    return rc;
+}
+
+/* ---- reading ------------------------------------------------------------ */
+
+static int refuse(dm_error *err, const char *path, const char *why)
+{
+    snprintf(err->msg, sizeof err->msg, "%s: %s", path, why);
+    return -1;
+}
+
+static int check_file(struct egdb_file *f, const char *path, const struct dm_variant *v,
+                      const struct egdb_sig *sig, dm_error *err)
+{
+    const uint8_t *h = f->map;
+    if (f->map_size < HEADER_BYTES || memcmp(h, EGDB_MAGIC, 8) != 0)
+        return refuse(err, path, "not a Damier endgame table (no DMEGDB header)");
+    if (get32(h + 8) != EGDB_VERSION || get32(h + 12) != HEADER_BYTES)
+        return refuse(err, path, "a table of another format version");
+    if (get32(h + 124) != (uint32_t)crc32(0, h, 124))
+        return refuse(err, path, "the header's checksum is wrong (damaged file)");
+    memcpy(f->h.variant, h + 16, 31);
+    f->h.variant[31] = 0;
+    f->h.sig = (struct egdb_sig){{h[48], h[50]}, {h[49], h[51]}};
+    f->h.block_size = get32(h + 52);
+    f->h.blocks = get32(h + 56);
+    f->h.data_crc = get32(h + 60);
+    f->h.positions = get64(h + 64);
+    f->h.wins = get64(h + 72);
+    f->h.draws = get64(h + 80);
+    f->h.losses = get64(h + 88);
+    f->h.not_stored = get64(h + 96);
+    if (strcmp(f->h.variant, v->id) != 0) {
+        char why[120];
+        snprintf(why, sizeof why, "a table of %s, not of %s", f->h.variant, v->id);
+        return refuse(err, path, why);
+    }
+    if (!egdb_sig_equal(&f->h.sig, sig))
+        return refuse(err, path, "its header names another material than its file name");
+    struct egdb_index ix;
+    if (!egdb_index_init(&ix, v, *sig) || ix.size != f->h.positions)
+        return refuse(err, path, "its position count does not match its material");
+    if (f->h.block_size != EGDB_BLOCK ||
+        f->h.blocks != (f->h.positions + EGDB_BLOCK - 1) / EGDB_BLOCK)
+        return refuse(err, path, "its block count does not match its position count");
+    size_t noff = (size_t)f->h.blocks + 1;
+    if (f->map_size - HEADER_BYTES < noff * 8)
+        return refuse(err, path, "truncated (the block offsets are cut)");
+    f->offsets = h + HEADER_BYTES;
+    f->data = f->offsets + noff * 8;
+    size_t data_size = f->map_size - HEADER_BYTES - noff * 8;
+    uLong crc = crc32(0, f->offsets, (uInt)(noff * 8));
+    for (size_t done = 0; done < data_size;) {
+        size_t n = data_size - done > (1u << 30) ? (1u << 30) : data_size - done;
+        crc = crc32(crc, f->data + done, (uInt)n);
+        done += n;
+    }
+    if (get64(f->offsets + 8 * (noff - 1)) != data_size)
+        return refuse(err, path, "truncated or padded (its size is not what its offsets say)");
+    if ((uint32_t)crc != f->h.data_crc)
+        return refuse(err, path, "the data's checksum is wrong (damaged file)");
+    for (size_t b = 0; b + 1 < noff; b++)
+        if (get64(f->offsets + 8 * b) > get64(f->offsets + 8 * (b + 1)))
+            return refuse(err, path, "its block offsets go backwards");
+    return 0;
+}
+
+int egdb_open_file(struct egdb_file *f, const char *path, const struct dm_variant *v,
+                   const struct egdb_sig *sig, dm_error *err)
+{
+    memset(f, 0, sizeof *f);
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) {
+        if (errno == ENOENT)
+            return 1;
+        snprintf(err->msg, sizeof err->msg, "cannot open %s: %s", path, strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return refuse(err, path, "not a regular file");
+    }
+    if (st.st_size == 0) {
+        close(fd);
+        return refuse(err, path, "empty file");
+    }
+    void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (map == MAP_FAILED) {
+        snprintf(err->msg, sizeof err->msg, "cannot map %s: %s", path, strerror(errno));
+        return -1;
+    }
+    f->map = map;
+    f->map_size = (size_t)st.st_size;
+    if (check_file(f, path, v, sig, err) != 0) {
+        egdb_close_file(f);
+        return -1;
+    }
+    return 0;
+}
+
+void egdb_close_file(struct egdb_file *f)
+{
+    if (f->map)
+        munmap((void *)f->map, f->map_size);
+    memset(f, 0, sizeof *f);
+}
+
+long egdb_read_block(const struct egdb_file *f, uint32_t b, uint8_t *out, dm_error *err)
+{
+    uint64_t start = (uint64_t)b * EGDB_BLOCK;
+    uLongf want = (uLongf)(f->h.positions - start < EGDB_BLOCK ? f->h.positions - start
+                                                               : EGDB_BLOCK);
+    uint64_t from = get64(f->offsets + 8 * (size_t)b), to = get64(f->offsets + 8 * (size_t)b + 8);
+    uLongf got = want;
+    if (uncompress(out, &got, f->data + from, (uLong)(to - from)) != Z_OK || got != want) {
+        snprintf(err->msg, sizeof err->msg, "block %u of the %s table does not inflate", b,
+                 f->h.variant);
+        return -1;
+    }
+    return (long)got;
+}
+
+uint8_t *egdb_read_all(const struct egdb_file *f, dm_error *err)
+{
+    uint8_t *all = malloc(f->h.positions ? f->h.positions : 1);
+    if (!all) {
+        snprintf(err->msg, sizeof err->msg, "out of memory for a table of %llu positions",
+                 (unsigned long long)f->h.positions);
+        return NULL;
+    }
+    for (uint32_t b = 0; b < f->h.blocks; b++) {
+        uint8_t block[EGDB_BLOCK];
+        if (egdb_read_block(f, b, block, err) < 0) {
+            free(all);
+            return NULL;
+        }
+        uint64_t start = (uint64_t)b * EGDB_BLOCK;
+        size_t len = f->h.positions - start < EGDB_BLOCK ? f->h.positions - start : EGDB_BLOCK;
+        memcpy(all + start, block, len);
+    }
+    return all;
+}

@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * index.c - material signatures and the index of each table (egdb.h).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "base/bits.h"
+#include "egdb/egdb.h"
+#include "rules/variant.h"
+
+/* ---- binomials ---------------------------------------------------------- */
+
+#define BINOM_N (DM_MAX_CELLS + 1)
+#define BINOM_K (DM_EGDB_MAX_PIECES + 1)
+
+static uint64_t binom[BINOM_N][BINOM_K];
+static bool binom_ready;
+
+static void binom_init(void)
+{
+    if (binom_ready)
+        return;
+    for (int n = 0; n < BINOM_N; n++) {
+        binom[n][0] = 1;
+        for (int k = 1; k < BINOM_K; k++)
+            binom[n][k] = n == 0 ? 0 : binom[n - 1][k - 1] + binom[n - 1][k];
+    }
+    binom_ready = true;
+}
+
+uint64_t egdb_binomial(int n, int k)
+{
+    binom_init();
+    if (n < 0 || k < 0 || k >= BINOM_K || n >= BINOM_N)
+        return 0;
+    return binom[n][k];
+}
+
+/* The rank of the set of positions p[0] < p[1] < ... < p[k-1]. */
+static uint64_t comb_rank(const int *p, int k)
+{
+    uint64_t r = 0;
+    for (int i = 0; i < k; i++)
+        r += binom[p[i]][i + 1];
+    return r;
+}
+
+/* The positions of the set ranked r (inverse of comb_rank). */
+static void comb_unrank(uint64_t r, int k, int n, int *p)
+{
+    int top = n - 1;
+    for (int i = k - 1; i >= 0; i--) {
+        while (binom[top][i + 1] > r)
+            top--;
+        p[i] = top;
+        r -= binom[top][i + 1];
+        top--;
+    }
+}
+
+/* ---- signatures --------------------------------------------------------- */
+
+static void side_name(char *buf, size_t size, int men, int kings)
+{
+    if (men && kings)
+        snprintf(buf, size, "%dm%dk", men, kings);
+    else if (men)
+        snprintf(buf, size, "%dm", men);
+    else
+        snprintf(buf, size, "%dk", kings);
+}
+
+void egdb_sig_name(const struct egdb_sig *s, char *buf, size_t size)
+{
+    char w[16], b[16];
+    side_name(w, sizeof w, s->men[0], s->kings[0]);
+    side_name(b, sizeof b, s->men[1], s->kings[1]);
+    snprintf(buf, size, "%s-%s", w, b);
+}
+
+struct egdb_sig egdb_sig_of(const dm_position *pos)
+{
+    struct egdb_sig s;
+    s.men[0] = (uint8_t)popcount128(pos->white & ~pos->kings);
+    s.men[1] = (uint8_t)popcount128(pos->black & ~pos->kings);
+    s.kings[0] = (uint8_t)popcount128(pos->white & pos->kings);
+    s.kings[1] = (uint8_t)popcount128(pos->black & pos->kings);
+    return s;
+}
+
+bool egdb_sig_equal(const struct egdb_sig *a, const struct egdb_sig *b)
+{
+    return memcmp(a, b, sizeof *a) == 0;
+}
+
+/* Whether v has kings worth a table: men are crowned and a crowning does
+ * not end the game (Breakthrough's first king does). */
+static bool has_kings(const struct dm_variant *v)
+{
+    return v->king != KING_NONE && v->promotion != PROMOTE_NONE && v->goal != GOAL_FIRST_KING;
+}
+
+int egdb_signatures(const struct dm_variant *v, int pieces, struct egdb_sig *out, int max)
+{
+    int n = 0;
+    bool kings = has_kings(v);
+    for (int total = 2; total <= pieces; total++)
+        for (int men = 0; men <= total; men++)
+            for (int wm = 0; wm <= men; wm++)
+                for (int wpieces = 1; wpieces < total; wpieces++) {
+                    int bm = men - wm, wk = wpieces - wm, bk = total - wpieces - bm;
+                    if (wk < 0 || bk < 0)
+                        continue;
+                    if (!kings && (wk || bk))
+                        continue;
+                    if (n < max)
+                        out[n] = (struct egdb_sig){{(uint8_t)wm, (uint8_t)bm},
+                                                   {(uint8_t)wk, (uint8_t)bk}};
+                    n++;
+                }
+    return n;
+}
+
+/* ---- the index ---------------------------------------------------------- */
+
+bool egdb_index_init(struct egdb_index *ix, const struct dm_variant *v, struct egdb_sig sig)
+{
+    binom_init();
+    memset(ix, 0, sizeof *ix);
+    ix->v = v;
+    ix->sig = sig;
+    ix->ncells = v->geo->ncells;
+    for (int c = 0; c < 2; c++) {
+        int k = 0;
+        for (int cell = 0; cell < ix->ncells; cell++) {
+            if (has128(v->promo_bb[c], cell)) {
+                ix->man_rank[c][cell] = -1;
+            } else {
+                ix->man_rank[c][cell] = (int8_t)k;
+                ix->man_cell[c][k++] = (uint8_t)cell;
+            }
+        }
+        ix->man_cells[c] = k;
+    }
+    int men = sig.men[0] + sig.men[1];
+    if (egdb_sig_pieces(&sig) > DM_EGDB_MAX_PIECES)
+        return false;
+    ix->part[0] = egdb_binomial(ix->man_cells[0], sig.men[0]);
+    ix->part[1] = egdb_binomial(ix->man_cells[1], sig.men[1]);
+    ix->part[2] = egdb_binomial(ix->ncells - men, sig.kings[0]);
+    ix->part[3] = egdb_binomial(ix->ncells - men - sig.kings[0], sig.kings[1]);
+    uint64_t half = 1;
+    for (int i = 0; i < 4; i++) {
+        if (ix->part[i] == 0 || half > ((uint64_t)1 << 40) / ix->part[i])
+            return false;
+        half *= ix->part[i];
+    }
+    ix->half = half;
+    ix->size = 2 * half;
+    return true;
+}
+
+/* The ranks of the cells of set among the cells not in taken. */
+static int free_ranks(dm_bits set, dm_bits taken, int *p)
+{
+    int k = 0;
+    while (set) {
+        int cell = ctz128(set);
+        set &= set - 1;
+        dm_bits below = cell ? (((dm_bits)1 << cell) - 1) : 0;
+        p[k++] = cell - popcount128(taken & below);
+    }
+    return k;
+}
+
+int64_t egdb_index_of(const struct egdb_index *ix, const dm_position *pos)
+{
+    int p[DM_EGDB_MAX_PIECES + 1];
+    uint64_t digit[4];
+    dm_bits own[2] = {pos->white, pos->black};
+    dm_bits men_all = (pos->white | pos->black) & ~pos->kings;
+    for (int c = 0; c < 2; c++) {
+        dm_bits men = own[c] & ~pos->kings;
+        int k = 0;
+        while (men) {
+            int cell = ctz128(men);
+            men &= men - 1;
+            if (ix->man_rank[c][cell] < 0)
+                return -1;
+            p[k++] = ix->man_rank[c][cell];
+        }
+        digit[c] = comb_rank(p, k);
+    }
+    dm_bits wk = pos->white & pos->kings;
+    int k = free_ranks(wk, men_all, p);
+    digit[2] = comb_rank(p, k);
+    k = free_ranks(pos->black & pos->kings, men_all | wk, p);
+    digit[3] = comb_rank(p, k);
+    uint64_t i = pos->side;
+    for (int d = 0; d < 4; d++)
+        i = i * ix->part[d] + digit[d];
+    return (int64_t)i;
+}
+
+/* Places k pieces ranked r among the cells not in taken. */
+static dm_bits place_free(uint64_t r, int k, dm_bits taken, int ncells)
+{
+    int p[DM_EGDB_MAX_PIECES + 1];
+    int nfree = ncells - popcount128(taken);
+    comb_unrank(r, k, nfree, p);
+    dm_bits set = 0;
+    int rank = 0, j = 0;
+    for (int cell = 0; cell < ncells && j < k; cell++) {
+        if (has128(taken, cell))
+            continue;
+        if (rank == p[j]) {
+            set |= (dm_bits)1 << cell;
+            j++;
+        }
+        rank++;
+    }
+    return set;
+}
+
+bool egdb_position_at(const struct egdb_index *ix, uint64_t i, dm_position *pos)
+{
+    uint64_t digit[4];
+    for (int d = 3; d >= 0; d--) {
+        digit[d] = i % ix->part[d];
+        i /= ix->part[d];
+    }
+    memset(pos, 0, sizeof *pos);
+    pos->side = (uint8_t)i;
+    pos->king_cell[0] = pos->king_cell[1] = DM_NO_CELL;
+    dm_bits men[2];
+    int p[DM_EGDB_MAX_PIECES + 1];
+    for (int c = 0; c < 2; c++) {
+        comb_unrank(digit[c], ix->sig.men[c], ix->man_cells[c], p);
+        men[c] = 0;
+        for (int j = 0; j < ix->sig.men[c]; j++)
+            men[c] |= (dm_bits)1 << ix->man_cell[c][p[j]];
+    }
+    if (men[0] & men[1])
+        return false;
+    dm_bits taken = men[0] | men[1];
+    dm_bits wk = place_free(digit[2], ix->sig.kings[0], taken, ix->ncells);
+    dm_bits bk = place_free(digit[3], ix->sig.kings[1], taken | wk, ix->ncells);
+    pos->white = men[0] | wk;
+    pos->black = men[1] | bk;
+    pos->kings = wk | bk;
+    return true;
+}

@@ -1,0 +1,475 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_egdb.c - the endgame tables: the index (every position of a small
+ * signature found once, at its own index), values known by hand or from the
+ * literature, every stored value checked against its successors, and
+ * damaged files refused.
+ */
+#include "testutil.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "damier/egdb.h"
+#include "egdb/egdb.h"
+#include "rules/variant.h"
+
+static char root[256];
+
+static void remove_tree(const char *dir)
+{
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+static int setup_root(void **state)
+{
+    (void)state;
+    snprintf(root, sizeof root, "%s/damier-egdb-XXXXXX", tu_env("TMPDIR", "/tmp"));
+    assert_non_null(mkdtemp(root));
+    return 0;
+}
+
+static int teardown_root(void **state)
+{
+    (void)state;
+    remove_tree(root);
+    return 0;
+}
+
+/* ---- the index ---------------------------------------------------------- */
+
+/* Places the remaining pieces (kind k of 4: white men, black men, white
+ * kings, black kings), each kind in increasing cells, counting the legal
+ * placements and checking each against the index. */
+struct walk {
+    const struct egdb_index *ix;
+    uint8_t *seen;
+    uint64_t found;
+    int need[4];
+};
+
+static void check_position(struct walk *w, const dm_position *pos)
+{
+    int64_t i = egdb_index_of(w->ix, pos);
+    assert_true(i >= 0);
+    assert_true((uint64_t)i < w->ix->size);
+    assert_int_equal(w->seen[i], 0);
+    w->seen[i] = 1;
+    dm_position back;
+    assert_true(egdb_position_at(w->ix, (uint64_t)i, &back));
+    assert_true(back.white == pos->white && back.black == pos->black &&
+                back.kings == pos->kings && back.side == pos->side);
+    w->found++;
+}
+
+static void place(struct walk *w, dm_position *pos, int kind, int left, int from)
+{
+    if (kind == 4) {
+        for (int side = 0; side < 2; side++) {
+            pos->side = (uint8_t)side;
+            check_position(w, pos);
+        }
+        return;
+    }
+    if (left == 0) {
+        int next = kind + 1;
+        place(w, pos, next, next < 4 ? w->need[next] : 0, 0);
+        return;
+    }
+    const struct dm_variant *v = w->ix->v;
+    int color = kind & 1;
+    bool king = kind >= 2;
+    for (int cell = from; cell < v->geo->ncells; cell++) {
+        dm_bits bit = (dm_bits)1 << cell;
+        if ((pos->white | pos->black) & bit)
+            continue;
+        if (!king && (v->promo_bb[color] & bit))
+            continue;
+        if (color == DM_WHITE)
+            pos->white |= bit;
+        else
+            pos->black |= bit;
+        if (king)
+            pos->kings |= bit;
+        place(w, pos, kind, left - 1, cell + 1);
+        pos->white &= ~bit;
+        pos->black &= ~bit;
+        pos->kings &= ~bit;
+    }
+}
+
+static void round_trip(const char *id, int pieces)
+{
+    const struct dm_variant *v = dm_variant_by_id(id);
+    assert_non_null(v);
+    struct egdb_sig sigs[128];
+    int n = egdb_signatures(v, pieces, sigs, 128);
+    assert_true(n > 0 && n <= 128);
+    for (int k = 0; k < n; k++) {
+        struct egdb_index ix;
+        assert_true(egdb_index_init(&ix, v, sigs[k]));
+        struct walk w = {.ix = &ix,
+                         .need = {sigs[k].men[0], sigs[k].men[1], sigs[k].kings[0],
+                                  sigs[k].kings[1]}};
+        w.seen = calloc(ix.size, 1);
+        assert_non_null(w.seen);
+        dm_position pos;
+        memset(&pos, 0, sizeof pos);
+        pos.king_cell[0] = pos.king_cell[1] = DM_NO_CELL;
+        place(&w, &pos, 0, w.need[0], 0);
+        /* Every index that is not a hole is a position the walk found. */
+        uint64_t valid = 0;
+        for (uint64_t i = 0; i < ix.size; i++) {
+            dm_position p;
+            if (egdb_position_at(&ix, i, &p)) {
+                valid++;
+                assert_int_equal(w.seen[i], 1);
+            }
+        }
+        assert_int_equal(valid, w.found);
+        free(w.seen);
+    }
+}
+
+static void test_index_round_trip(void **state)
+{
+    (void)state;
+    round_trip("english", 3);
+    round_trip("italian", 3);
+    round_trip("international", 3);
+    round_trip("turkish", 2);
+    round_trip("breakthrough", 3);
+}
+
+static void test_index_sizes(void **state)
+{
+    (void)state;
+    const struct dm_variant *en = dm_variant_by_id("english");
+    const struct dm_variant *in = dm_variant_by_id("international");
+    struct egdb_index ix;
+    /* 32 cells, 28 for a man of each colour (not its crowning row). */
+    assert_true(egdb_index_init(&ix, en, (struct egdb_sig){{0, 0}, {1, 1}}));
+    assert_int_equal(ix.size, 2 * 32 * 31);
+    assert_true(egdb_index_init(&ix, en, (struct egdb_sig){{0, 0}, {2, 1}}));
+    assert_int_equal(ix.size, 2 * 496 * 30); /* C(32,2) x 30 */
+    assert_true(egdb_index_init(&ix, en, (struct egdb_sig){{1, 1}, {0, 0}}));
+    assert_int_equal(ix.size, 2 * 28 * 28);
+    assert_true(egdb_index_init(&ix, en, (struct egdb_sig){{2, 1}, {1, 0}}));
+    assert_int_equal(ix.size, 2 * 378 * 28 * 29); /* C(28,2) x 28 x 29 */
+    /* 50 cells, 45 for a man. */
+    assert_true(egdb_index_init(&ix, in, (struct egdb_sig){{1, 0}, {0, 2}}));
+    assert_int_equal(ix.size, 2 * 45 * 1176); /* C(49,2) */
+    char name[32];
+    egdb_sig_name(&(struct egdb_sig){{2, 0}, {1, 1}}, name, sizeof name);
+    assert_string_equal(name, "2m1k-1k");
+    /* Build order: fewer pieces, then fewer men. */
+    struct egdb_sig sigs[64];
+    int n = egdb_signatures(en, 3, sigs, 64);
+    assert_int_equal(n, 4 + 12);
+    for (int k = 1; k < n; k++) {
+        int a = egdb_sig_pieces(&sigs[k - 1]), b = egdb_sig_pieces(&sigs[k]);
+        assert_true(a < b || (a == b && sigs[k - 1].men[0] + sigs[k - 1].men[1] <=
+                                            sigs[k].men[0] + sigs[k].men[1]));
+    }
+    /* Breakthrough: a king ends the game, so no table has one. */
+    n = egdb_signatures(dm_variant_by_id("breakthrough"), 4, sigs, 64);
+    for (int k = 0; k < n; k++)
+        assert_int_equal(sigs[k].kings[0] + sigs[k].kings[1], 0);
+}
+
+/* ---- values ------------------------------------------------------------- */
+
+static void build(const char *id, int pieces)
+{
+    dm_error err;
+    int rc = dm_egdb_build(dm_variant_by_id(id), root, pieces, NULL, NULL, &err);
+    if (rc != 0)
+        fail_msg("build %s: %s", id, err.msg);
+}
+
+/* The value of fen: 'W', 'D', 'L' or '?' (not answered), plies in *plies. */
+static char probe(const char *id, const char *fen, int *plies)
+{
+    const dm_variant *v = dm_variant_by_id(id);
+    dm_error err;
+    dm_position pos;
+    if (dm_fen_parse(v, fen, &pos, &err) != 0)
+        fail_msg("%s: %s", fen, err.msg);
+    dm_egdb *db = dm_egdb_open(v, root, &err);
+    assert_non_null(db);
+    dm_egdb_value val;
+    int rc = dm_egdb_probe(db, &pos, &val);
+    dm_egdb_close(db);
+    if (rc != 1)
+        return '?';
+    *plies = val.plies;
+    return val.wdl > 0 ? 'W' : val.wdl < 0 ? 'L' : 'D';
+}
+
+static void test_english_values(void **state)
+{
+    (void)state;
+    build("english", 3);
+    int plies = -1;
+    /* A lone king each: a draw when each sits in a double corner (1 and
+     * 5, 28 and 32), where it shuttles and cannot be shut in. */
+    assert_int_equal(probe("english", "W:WK32:BK1", &plies), 'D');
+    assert_int_equal(probe("english", "B:WK32:BK1", &plies), 'D');
+    /* But a king in the single corner 4 (h8) with the other on 11 (f6)
+     * must step to 8 and is taken: lost in 2 plies. */
+    assert_int_equal(probe("english", "B:WK11:BK4", &plies), 'L');
+    assert_int_equal(plies, 2);
+    /* Two kings catch one, wherever it runs (checkers literature): a win
+     * in an odd number of plies for the side with two, a loss in an even
+     * number for the other. */
+    assert_int_equal(probe("english", "W:WK29,K30:BK4", &plies), 'W');
+    assert_true(plies > 1 && plies < DM_EGDB_MAX_PLIES && plies % 2 == 1);
+    assert_int_equal(probe("english", "B:WK29,K30:BK4", &plies), 'L');
+    assert_true(plies > 0 && plies % 2 == 0);
+    /* Black's king on 1 (b8) must take White's man on 6 (c7), landing on
+     * 10: a capture pending is not stored. */
+    assert_int_equal(probe("english", "B:W6:BK1", &plies), '?');
+    /* White's man on 5 (a7) may only step to 1, where Black's man stands,
+     * and cannot jump off the board: no move, lost at once. */
+    assert_int_equal(probe("english", "W:W5:B1,K2", &plies), 'L');
+    assert_int_equal(plies, 0);
+    /* Four pieces: no table, no answer. */
+    assert_int_equal(probe("english", "W:WK29,K30:BK4,K3", &plies), '?');
+}
+
+/* Russian kings fly: three kings holding the long diagonal a1-h8 (the
+ * "big road") catch a lone king that is off it, in at most 13 moves
+ * (Petrov's triangle); a lone king on the big road draws. */
+static void test_russian_three_kings(void **state)
+{
+    (void)state;
+    const struct dm_variant *v = dm_variant_by_id("russian");
+    const struct egdb_sig kings_only[] = {
+        {{0, 0}, {1, 1}}, {{0, 0}, {2, 1}}, {{0, 0}, {1, 2}},
+        {{0, 0}, {3, 1}}, {{0, 0}, {2, 2}}, {{0, 0}, {1, 3}},
+    };
+    dm_error err;
+    if (egdb_build_sigs(v, root, kings_only, 6, NULL, NULL, &err) != 0)
+        fail_msg("build: %s", err.msg);
+    int plies = -1;
+    assert_int_equal(probe("russian", "W:WKa1,Kc1,Ke1:BKf8", &plies), 'W');
+    assert_true(plies <= 25); /* 13 moves of White's, the last a capture */
+    assert_int_equal(probe("russian", "B:WKc1,Ke1,Kg1:BKa1", &plies), 'D');
+    /* White's king in the corner a1 may only go along the big road, and
+     * Black's on h8 then takes it: lost in 2 plies. */
+    assert_int_equal(probe("russian", "W:WKa1:BKh8", &plies), 'L');
+    assert_int_equal(plies, 2);
+    long wrong = dm_egdb_verify(v, root, 0, NULL, NULL, &err);
+    assert_int_equal(wrong, 0);
+}
+
+/* Every stored value of English and Russian to 3 pieces agrees with its
+ * successors; one value changed by hand is found. */
+static void test_verify(void **state)
+{
+    (void)state;
+    build("english", 3);
+    build("russian", 3);
+    dm_error err;
+    assert_int_equal(dm_egdb_verify(dm_variant_by_id("english"), root, 3, NULL, NULL, &err), 0);
+    assert_int_equal(dm_egdb_verify(dm_variant_by_id("russian"), root, 3, NULL, NULL, &err), 0);
+
+    /* English is the same game seen from the other side: turning the board
+     * round and swapping the colours keeps every value. */
+    const struct dm_variant *en = dm_variant_by_id("english");
+    struct egdb_sig sigs[32];
+    int n = egdb_signatures(en, 3, sigs, 32);
+    dm_egdb *db = dm_egdb_open(en, root, &err);
+    assert_non_null(db);
+    for (int k = 0; k < n; k++) {
+        struct egdb_index ix;
+        assert_true(egdb_index_init(&ix, en, sigs[k]));
+        for (uint64_t i = 0; i < ix.size; i++) {
+            dm_position p, q;
+            if (!egdb_position_at(&ix, i, &p))
+                continue;
+            q = p;
+            q.white = q.black = q.kings = 0;
+            for (int c = 0; c < 32; c++) {
+                dm_bits from = (dm_bits)1 << c, to = (dm_bits)1 << (31 - c);
+                if (p.white & from)
+                    q.black |= to;
+                if (p.black & from)
+                    q.white |= to;
+                if (p.kings & from)
+                    q.kings |= to;
+            }
+            q.side = (uint8_t)(p.side ^ 1);
+            dm_egdb_value a, b;
+            int ra = dm_egdb_probe(db, &p, &a), rb = dm_egdb_probe(db, &q, &b);
+            assert_int_equal(ra, rb);
+            if (ra == 1) {
+                assert_int_equal(a.wdl, b.wdl);
+                assert_int_equal(a.plies, b.plies);
+            }
+        }
+    }
+    dm_egdb_close(db);
+
+    /* A copy of the tables with one value of 2k-1k changed. */
+    char other[300], cmd[700];
+    snprintf(other, sizeof other, "%s/tampered", root);
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s' && cp -r '%s/english' '%s/'", other, root, other);
+    assert_int_equal(system(cmd), 0);
+    const struct dm_variant *v = dm_variant_by_id("english");
+    struct egdb_sig sig = {{0, 0}, {2, 1}};
+    char path[700];
+    assert_int_equal(egdb_table_path(other, v, &sig, path, sizeof path), 0);
+    struct egdb_file f;
+    assert_int_equal(egdb_open_file(&f, path, v, &sig, &err), 0);
+    uint8_t *values = egdb_read_all(&f, &err);
+    assert_non_null(values);
+    egdb_close_file(&f);
+    struct egdb_index ix;
+    assert_true(egdb_index_init(&ix, v, sig));
+    uint64_t changed = 0;
+    while (values[changed] < 2)
+        changed++;
+    values[changed] ^= 1; /* a win becomes a loss or the other way */
+    assert_int_equal(egdb_write(path, &ix, values, &err), 0);
+    free(values);
+    long wrong = dm_egdb_verify(v, other, 3, NULL, NULL, &err);
+    assert_true(wrong >= 1);
+}
+
+/* ---- damaged files ------------------------------------------------------ */
+
+static void copy_file(const char *from, const char *to)
+{
+    char cmd[1500];
+    snprintf(cmd, sizeof cmd, "mkdir -p \"$(dirname '%s')\" && cp '%s' '%s'", to, from, to);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* Opens the 1k-1k table of variant id under dir and probes a position of
+ * it; returns the probe's answer and leaves its error in why. */
+static int probe_damaged(const char *id, const char *dir, char *why, size_t size)
+{
+    const dm_variant *v = dm_variant_by_id(id);
+    dm_error err;
+    dm_position pos;
+    assert_int_equal(dm_fen_parse(v, strcmp(id, "english") == 0 ? "W:WK29:BK4" : "W:WKa1:BKh8",
+                                  &pos, &err),
+                     0);
+    dm_egdb *db = dm_egdb_open(v, dir, &err);
+    assert_non_null(db);
+    dm_egdb_value val;
+    int rc = dm_egdb_probe(db, &pos, &val);
+    snprintf(why, size, "%s", dm_egdb_error(db));
+    dm_egdb_close(db);
+    return rc;
+}
+
+static void damage(const char *path, long offset, int byte, long truncate_to)
+{
+    FILE *f = fopen(path, "r+b");
+    assert_non_null(f);
+    if (offset >= 0) {
+        assert_int_equal(fseek(f, offset, offset < 0 ? SEEK_END : SEEK_SET), 0);
+        fputc(byte, f);
+    }
+    fclose(f);
+    if (truncate_to >= 0)
+        assert_int_equal(truncate(path, truncate_to), 0);
+}
+
+static void test_damaged_files(void **state)
+{
+    (void)state;
+    build("english", 2);
+    char good[700], bad[700], dir[400], why[300];
+    const struct dm_variant *v = dm_variant_by_id("english");
+    struct egdb_sig sig = {{0, 0}, {1, 1}};
+    assert_int_equal(egdb_table_path(root, v, &sig, good, sizeof good), 0);
+    struct stat st;
+    assert_int_equal(stat(good, &st), 0);
+    snprintf(dir, sizeof dir, "%s/damaged", root);
+    assert_int_equal(egdb_table_path(dir, v, &sig, bad, sizeof bad), 0);
+
+    /* The good file answers. */
+    assert_int_equal(probe_damaged("english", root, why, sizeof why), 1);
+    assert_string_equal(why, "");
+
+    static const struct {
+        long offset;     /* byte to change (-1: none) */
+        int byte;
+        long truncate_to; /* -1: keep the length; -2: half */
+        const char *why;
+    } cases[] = {
+        {0, 'X', -1, "not a Damier endgame table"},
+        {8, 9, -1, "another format version"},
+        {20, 'q', -1, "header's checksum"},
+        {-1, 0, -2, "truncated"},
+        {-1, 0, 100, "not a Damier endgame table"},
+        {-1, 0, 0, "empty file"},
+        {200, 0x55, -1, "data's checksum"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        copy_file(good, bad);
+        long cut = cases[k].truncate_to == -2 ? (long)st.st_size / 2 : cases[k].truncate_to;
+        damage(bad, cases[k].offset, cases[k].byte, cut);
+        assert_int_equal(probe_damaged("english", dir, why, sizeof why), 0);
+        if (!strstr(why, cases[k].why))
+            fail_msg("case %zu: '%s' does not say '%s'", k, why, cases[k].why);
+    }
+    /* An English table put where the Russian one belongs. */
+    char russian[700];
+    assert_int_equal(egdb_table_path(dir, dm_variant_by_id("russian"), &sig, russian,
+                                     sizeof russian),
+                     0);
+    copy_file(good, russian);
+    assert_int_equal(probe_damaged("russian", dir, why, sizeof why), 0);
+    assert_non_null(strstr(why, "a table of english, not of russian"));
+    /* verify refuses a damaged table too, with the reason. */
+    copy_file(good, bad);
+    damage(bad, 200, 0x55, -1);
+    dm_error err;
+    assert_int_equal(dm_egdb_verify(v, dir, 0, NULL, NULL, &err), -1);
+    assert_non_null(strstr(err.msg, "checksum"));
+}
+
+static void test_unsupported(void **state)
+{
+    (void)state;
+    dm_error err;
+    for (const char *const *id = (const char *const[]){"frisian", "frysk", "parachute",
+                                                       "hawaiian", NULL};
+         *id; id++) {
+        assert_false(dm_egdb_supported(dm_variant_by_id(*id), &err));
+        assert_non_null(strstr(err.msg, "not supported for"));
+        assert_int_equal(dm_egdb_build(dm_variant_by_id(*id), root, 2, NULL, NULL, &err), -1);
+    }
+    assert_true(dm_egdb_supported(dm_variant_by_id("international"), &err));
+    assert_int_equal(dm_egdb_build(dm_variant_by_id("english"), root, 9, NULL, NULL, &err), -1);
+    assert_non_null(strstr(err.msg, "pieces must be 2 to 8"));
+    /* No folder: a database that answers nothing. */
+    dm_egdb *db = dm_egdb_open(dm_variant_by_id("english"), "/nonexistent/egdb", &err);
+    assert_non_null(db);
+    assert_int_equal(dm_egdb_pieces(db), 0);
+    dm_position pos;
+    dm_position_start(dm_variant_by_id("english"), &pos);
+    dm_egdb_value val;
+    assert_int_equal(dm_egdb_probe(db, &pos, &val), 0);
+    dm_egdb_close(db);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_index_sizes),
+        cmocka_unit_test(test_index_round_trip),
+        cmocka_unit_test(test_english_values),
+        cmocka_unit_test(test_russian_three_kings),
+        cmocka_unit_test(test_verify),
+        cmocka_unit_test(test_damaged_files),
+        cmocka_unit_test(test_unsupported),
+    };
+    return cmocka_run_group_tests(tests, setup_root, teardown_root);
+}

@@ -12,7 +12,8 @@
  * generated, which a cutoff then spares; the others are ordered after it
  * (by the history as it stands once it is searched).  The first move gets the full
  * window, the others a null window, re-searched when they beat alpha; late
- * quiet moves are searched one ply shallower first.  At depth zero a node
+ * quiet moves are searched shallower first, the more so the later and the
+ * deeper (lmr_reduction), and again to the full depth if they beat alpha.  At depth zero a node
  * whose side must capture keeps searching (quiescence: in draughts a
  * capture is forced, so the position is not quiet until no capture is
  * left); any other returns the static evaluation.  Such a node asks the
@@ -458,6 +459,23 @@ static void update_pv(struct dm_engine *e, int ply, const dm_move *m)
 
 /* ---- the search ------------------------------------------------------------- */
 
+/* The plies a late quiet move loses, from the node's depth and the move's
+ * rank (0: the first tried): ln(depth) * ln(rank) / 2 rounded down, at
+ * least one; both capped at 31. */
+#define LMR_LIMIT 32
+static int lmr_reduction(int depth, int k)
+{
+    /* 64 * ln(n), n = 0..31, rounded (ln(0) taken as 0). */
+    static const uint8_t ln64[LMR_LIMIT] = {0,   0,   44,  70,  89,  103, 115, 125,
+                                            133, 141, 147, 153, 159, 164, 169, 173,
+                                            177, 181, 185, 188, 192, 195, 198, 201,
+                                            203, 206, 209, 211, 213, 216, 218, 220};
+    int d = depth < LMR_LIMIT ? depth : LMR_LIMIT - 1;
+    int n = k < LMR_LIMIT ? k : LMR_LIMIT - 1;
+    int r = ln64[d] * ln64[n] / (64 * 64 * 2);
+    return r < 1 ? 1 : r;
+}
+
 /* The score for the side to move at a position without moves. */
 static int no_move_score(const struct dm_variant *v, int ply)
 {
@@ -722,9 +740,18 @@ static int search(struct dm_engine *e, const dm_position *pos, int ply, int dept
         if (k == 0) {
             s = -search(e, &next, ply + 1, new_depth, -beta, -alpha);
         } else {
-            /* Late quiet moves rarely matter: a shallower look first. */
-            int r = depth >= 3 && k >= 3 && is_quiet(m) &&
-                    sp->order_key[i] < ORDER_KILLER;
+            /* Late quiet moves rarely matter: a shallower look first, the
+             * shallower the later and deeper (less at a PV node), never
+             * below one ply.  Captures, promotions, the table's move and
+             * the killers are searched to the full depth. */
+            int r = 0;
+            if (depth >= 3 && k >= 3 && is_quiet(m) && sp->order_key[i] < ORDER_KILLER) {
+                r = lmr_reduction(depth, k) - pv_node;
+                if (r < 1)
+                    r = 1;
+                if (r > new_depth - 1)
+                    r = new_depth - 1;
+            }
             s = -search(e, &next, ply + 1, new_depth - r, -alpha - 1, -alpha);
             if (s > alpha && r)
                 s = -search(e, &next, ply + 1, new_depth, -alpha - 1, -alpha);

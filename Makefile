@@ -114,3 +114,4 @@ clean:
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)
 
 include mk/hardening.mk
+include mk/train.mk

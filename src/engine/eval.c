@@ -64,6 +64,13 @@ static const struct {
     [GOAL_FIRST_KING] = {1, 150, 500},
 };
 
+static const char *family_names[FAMILY_COUNT] = {
+    [FAMILY_SHORT_KINGS] = "short-kings",
+    [FAMILY_FLYING_KINGS] = "flying-kings",
+    [FAMILY_FRISIAN] = "frisian",
+    [FAMILY_FULL_BOARD] = "full-board",
+};
+
 static enum eval_family family_of(const struct dm_variant *v)
 {
     if (v->geometry == GEOM_F8 || v->geometry == GEOM_Q5)
@@ -84,6 +91,7 @@ static void build_cones(struct eval_tables *t, const struct dm_variant *v, int c
         /* Cells are numbered from the top row down. */
         int cell = up ? k : g->ncells - 1 - k;
         dm_bits cone = 0;
+        t->ahead[c][cell] = 0;
         for (int d = 0; d < DIR_COUNT; d++) {
             int next = g->next[cell][d];
             if (!(v->man_step_dirs[c] & DIRBIT(d)) || next < 0)
@@ -91,6 +99,8 @@ static void build_cones(struct eval_tables *t, const struct dm_variant *v, int c
             int gain = (g->rank_of[next] - g->rank_of[cell]) * (up ? 1 : -1);
             if (gain > 0)
                 cone |= BIT128(next) | t->cone[c][next];
+            if (gain > 0)
+                t->ahead[c][cell] |= BIT128(next);
         }
         t->cone[c][cell] = cone;
     }
@@ -143,6 +153,12 @@ void eval_prepare(struct eval_tables *t, const struct dm_variant *v)
             r < g->ranks - g->ranks / 4)
             t->centre |= BIT128(cell);
     }
+    pattern_prepare(&t->pattern, v);
+}
+
+const char *eval_family_name(const struct dm_variant *v)
+{
+    return family_names[family_of(v)];
 }
 
 /* Empty cells the kings in kings can move to. */
@@ -198,6 +214,11 @@ static void side_terms(const struct eval_tables *t, const dm_position *pos, int 
 }
 
 int eval_position(const struct eval_tables *t, const dm_position *pos)
+{
+    return t->pattern.on ? pattern_evaluate(t, pos) : eval_hand(t, pos);
+}
+
+int eval_hand(const struct eval_tables *t, const dm_position *pos)
 {
     int mat[2], posi[2], run[2];
     for (int c = 0; c < 2; c++)

@@ -145,6 +145,13 @@ struct eval_tables {
     dm_bits cone[2][DM_MAX_CELLS];    /* cells a man may still step through
                                          on its way forward (empty: no promotion) */
     dm_bits ahead[2][DM_MAX_CELLS];   /* the cells one step forward of a man */
+    dm_bits near_promotion[2];        /* cells at most ranks/2 from promotion */
+    /* A man's steps forward as shifts: the cells of step_mask[c][i] step
+     * to the cell step_delta[c][i] further (cells numbered row by row, so
+     * a direction takes one or two deltas by row). */
+    dm_bits step_mask[2][16];
+    int8_t step_delta[2][16];
+    int nsteps[2];
     int ranks;
     struct pattern_eval pattern;      /* the learned evaluation, when on     */
 };

@@ -260,7 +260,8 @@ static inline uint32_t extract(dm_bits x, const uint64_t mask[2], int lo_bits)
     return r;
 }
 
-/* The global terms of pos, White's less Black's. */
+/* The global terms of pos, White's less Black's.  Runaways are looked for
+ * among the men of the half of the board nearest their promotion only. */
 static void global_terms(const struct eval_tables *t, const dm_position *pos, int g[PG_COUNT])
 {
     dm_bits occupied = pos->white | pos->black;
@@ -268,18 +269,59 @@ static void global_terms(const struct eval_tables *t, const dm_position *pos, in
     dm_bits men = occupied & ~pos->kings & ~pos->paras;
     dm_bits side_men[2] = {pos->white & men, pos->black & men};
     int run[2] = {0, 0}, locked[2] = {0, 0};
-    for (int c = 0; c < 2; c++)
-        for (dm_bits m = side_men[c]; m; m &= m - 1) {
-            int cell = ctz128(m);
-            dm_bits cone = t->cone[c][cell];
+    for (int c = 0; c < 2; c++) {
+        for (dm_bits m = side_men[c] & t->near_promotion[c]; m; m &= m - 1) {
+            dm_bits cone = t->cone[c][ctz128(m)];
             run[c] += cone && !(cone & occupied);
-            locked[c] += t->ahead[c][cell] && !(t->ahead[c][cell] & empty);
         }
+        /* Locked: a man with cells ahead, none of them empty. */
+        dm_bits can_step = 0, has_ahead = 0;
+        for (int i = 0; i < t->nsteps[c]; i++) {
+            int d = t->step_delta[c][i];
+            dm_bits to = d > 0 ? empty >> d : empty << -d;
+            can_step |= t->step_mask[c][i] & to;
+            has_ahead |= t->step_mask[c][i];
+        }
+        locked[c] = popcount128(side_men[c] & has_ahead & ~can_step);
+    }
     g[PG_MAN] = popcount128(side_men[0]) - popcount128(side_men[1]);
     g[PG_KING] = popcount128(pos->white & pos->kings) - popcount128(pos->black & pos->kings);
     g[PG_RUNAWAY] = run[0] - run[1];
     g[PG_TEMPO] = pos->side == DM_WHITE ? 1 : -1;
     g[PG_LOCKED] = locked[0] - locked[1];
+}
+
+/* The same terms man by man, from the per-cell tables: the reference. */
+static void global_terms_slow(const struct eval_tables *t, const dm_position *pos, int g[PG_COUNT])
+{
+    const struct geometry *geo = t->variant->geo;
+    int count[2][PG_COUNT] = {{0}};
+    for (int cell = 0; cell < geo->ncells; cell++) {
+        int c = has128(pos->white, cell) ? 0 : has128(pos->black, cell) ? 1 : -1;
+        if (c < 0)
+            continue;
+        if (has128(pos->kings, cell)) {
+            count[c][PG_KING]++;
+            continue;
+        }
+        if (has128(pos->paras, cell))
+            continue;
+        count[c][PG_MAN]++;
+        bool all_ahead_full = t->ahead[c][cell] != 0, cone_free = t->cone[c][cell] != 0;
+        for (int k = 0; k < geo->ncells; k++) {
+            bool full = has128(pos->white | pos->black, k);
+            if (has128(t->ahead[c][cell], k) && !full)
+                all_ahead_full = false;
+            if (has128(t->cone[c][cell], k) && full)
+                cone_free = false;
+        }
+        int to_go = t->to_go[c][cell];
+        count[c][PG_RUNAWAY] += cone_free && to_go > 0 && to_go <= geo->ranks / 2;
+        count[c][PG_LOCKED] += all_ahead_full;
+    }
+    for (int i = 0; i < PG_COUNT; i++)
+        g[i] = count[0][i] - count[1][i];
+    g[PG_TEMPO] = pos->side == DM_WHITE ? 1 : -1;
 }
 
 static int phase_of(const struct pattern_layout *l, const dm_position *pos)
@@ -326,7 +368,7 @@ void pattern_features_slow(const struct eval_tables *t, const dm_position *pos,
         f->black[w] = (uint16_t)ib;
     }
     int g[PG_COUNT];
-    global_terms(t, pos, g);
+    global_terms_slow(t, pos, g);
     for (int i = 0; i < PG_COUNT; i++)
         f->global[i] = (int8_t)g[i];
     f->phase = (uint8_t)phase_of(l, pos);
@@ -341,14 +383,25 @@ int pattern_evaluate(const struct eval_tables *t, const dm_position *pos)
     int mg = 0, eg = 0;
     const int16_t *table = pw->window;
     size_t stride = (size_t)l->configs * 2;
-    for (int w = 0; w < l->windows; w++, table += stride) {
-        unsigned iw = l->ternary[extract(wm, l->mask[w], l->lo_bits[w][0])] +
-                      2u * l->ternary[extract(bm, l->mask[w], l->lo_bits[w][0])];
-        unsigned ib = l->reversed[extract(bm, l->turned[w], l->lo_bits[w][1])] +
-                      2u * l->reversed[extract(wm, l->turned[w], l->lo_bits[w][1])];
-        mg += table[2 * iw] - table[2 * ib];
-        eg += table[2 * iw + 1] - table[2 * ib + 1];
-    }
+    if (l->ncells <= 64) {
+        /* The boards of 64 cells or fewer: one word each. */
+        uint64_t w64 = (uint64_t)wm, b64 = (uint64_t)bm;
+        for (int w = 0; w < l->windows; w++, table += stride) {
+            uint64_t m = l->mask[w][0], r = l->turned[w][0];
+            unsigned iw = l->ternary[pext64(w64, m)] + 2u * l->ternary[pext64(b64, m)];
+            unsigned ib = l->reversed[pext64(b64, r)] + 2u * l->reversed[pext64(w64, r)];
+            mg += table[2 * iw] - table[2 * ib];
+            eg += table[2 * iw + 1] - table[2 * ib + 1];
+        }
+    } else
+        for (int w = 0; w < l->windows; w++, table += stride) {
+            unsigned iw = l->ternary[extract(wm, l->mask[w], l->lo_bits[w][0])] +
+                          2u * l->ternary[extract(bm, l->mask[w], l->lo_bits[w][0])];
+            unsigned ib = l->reversed[extract(bm, l->turned[w], l->lo_bits[w][1])] +
+                          2u * l->reversed[extract(wm, l->turned[w], l->lo_bits[w][1])];
+            mg += table[2 * iw] - table[2 * ib];
+            eg += table[2 * iw + 1] - table[2 * ib + 1];
+        }
     int g[PG_COUNT];
     global_terms(t, pos, g);
     for (int i = 0; i < PG_COUNT; i++) {

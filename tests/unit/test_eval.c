@@ -123,6 +123,9 @@ static void test_index_against_reference(void **state)
                 assert_int_equal(fast.black[w], slow.black[w]);
                 assert_true(fast.white[w] < t.pattern.layout.configs);
             }
+            for (int g = 0; g < PG_COUNT; g++)
+                assert_int_equal(fast.global[g], slow.global[g]);
+            assert_int_equal(fast.phase, slow.phase);
         }
     }
     /* One exact value: the start of International, window 0 (ranks 1-4,

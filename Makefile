@@ -115,3 +115,4 @@ clean:
 
 include mk/hardening.mk
 include mk/data.mk
+include mk/train.mk

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "damier/engine.h"
+#include "engine/pattern.h"
 
 struct dm_variant;
 
@@ -143,12 +144,27 @@ struct eval_tables {
     dm_bits centre;                   /* the central cells                  */
     dm_bits cone[2][DM_MAX_CELLS];    /* cells a man may still step through
                                          on its way forward (empty: no promotion) */
+    dm_bits ahead[2][DM_MAX_CELLS];   /* the cells one step forward of a man */
+    dm_bits near_promotion[2];        /* cells at most ranks/2 from promotion */
+    /* A man's steps forward as shifts: the cells of step_mask[c][i] step
+     * to the cell step_delta[c][i] further (cells numbered row by row, so
+     * a direction takes one or two deltas by row). */
+    dm_bits step_mask[2][16];
+    int8_t step_delta[2][16];
+    int nsteps[2];
     int ranks;
+    struct pattern_eval pattern;      /* the learned evaluation, when on     */
 };
 
 /* Prepares t for v (does nothing when t already serves v). */
 void eval_prepare(struct eval_tables *t, const struct dm_variant *v);
-/* The evaluation of pos for its side to move, within +-DM_SCORE_DECIDED. */
+/* The evaluation of pos for its side to move, within +-DM_SCORE_DECIDED:
+ * the learned one (pattern.c) when v has weights, else the hand-set one. */
 int eval_position(const struct eval_tables *t, const dm_position *pos);
+/* The hand-set evaluation alone. */
+int eval_hand(const struct eval_tables *t, const dm_position *pos);
+/* The name of v's family of weights ("flying-kings", ...): the weight
+ * files record it. */
+const char *eval_family_name(const struct dm_variant *v);
 
 #endif

@@ -64,6 +64,13 @@ static const struct {
     [GOAL_FIRST_KING] = {1, 150, 500},
 };
 
+static const char *family_names[FAMILY_COUNT] = {
+    [FAMILY_SHORT_KINGS] = "short-kings",
+    [FAMILY_FLYING_KINGS] = "flying-kings",
+    [FAMILY_FRISIAN] = "frisian",
+    [FAMILY_FULL_BOARD] = "full-board",
+};
+
 static enum eval_family family_of(const struct dm_variant *v)
 {
     if (v->geometry == GEOM_F8 || v->geometry == GEOM_Q5)
@@ -73,6 +80,20 @@ static enum eval_family family_of(const struct dm_variant *v)
     return v->king == KING_FLYING ? FAMILY_FLYING_KINGS : FAMILY_SHORT_KINGS;
 }
 
+/* Files cell's forward step to next under its delta (build_cones). */
+static void add_step(struct eval_tables *t, int c, int cell, int next)
+{
+    int delta = next - cell, i = 0;
+    while (i < t->nsteps[c] && t->step_delta[c][i] != delta)
+        i++;
+    if (i == t->nsteps[c]) {
+        t->step_delta[c][i] = (int8_t)delta;
+        t->step_mask[c][i] = 0;
+        t->nsteps[c]++;
+    }
+    t->step_mask[c][i] |= BIT128(cell);
+}
+
 /* The cones: for colour c, the cells a man on each cell may still step
  * through going forward (each step to a row nearer its far row).  A cell's
  * cone is built from the cones of the cells one step ahead, so cells are
@@ -80,10 +101,12 @@ static enum eval_family family_of(const struct dm_variant *v)
 static void build_cones(struct eval_tables *t, const struct dm_variant *v, int c, bool up)
 {
     const struct geometry *g = v->geo;
+    t->nsteps[c] = 0;
     for (int k = 0; k < g->ncells; k++) {
         /* Cells are numbered from the top row down. */
         int cell = up ? k : g->ncells - 1 - k;
         dm_bits cone = 0;
+        t->ahead[c][cell] = 0;
         for (int d = 0; d < DIR_COUNT; d++) {
             int next = g->next[cell][d];
             if (!(v->man_step_dirs[c] & DIRBIT(d)) || next < 0)
@@ -91,6 +114,10 @@ static void build_cones(struct eval_tables *t, const struct dm_variant *v, int c
             int gain = (g->rank_of[next] - g->rank_of[cell]) * (up ? 1 : -1);
             if (gain > 0)
                 cone |= BIT128(next) | t->cone[c][next];
+            if (gain > 0) {
+                t->ahead[c][cell] |= BIT128(next);
+                add_step(t, c, cell, next);
+            }
         }
         t->cone[c][cell] = cone;
     }
@@ -126,6 +153,7 @@ void eval_prepare(struct eval_tables *t, const struct dm_variant *v)
         }
         for (int b = 0; b < 4; b++)
             t->progress_bit[c][b] = 0;
+        t->near_promotion[c] = 0;
         for (int cell = 0; cell < g->ncells; cell++) {
             int r = g->rank_of[cell];
             t->progress[c][cell] = (int8_t)(up ? r : top - r);
@@ -134,6 +162,8 @@ void eval_prepare(struct eval_tables *t, const struct dm_variant *v)
                     t->progress_bit[c][b] |= BIT128(cell);
             int left = up ? promo_rank - r : r - promo_rank;
             t->to_go[c][cell] = (int8_t)(v->promo_bb[c] && left > 0 ? left : 0);
+            if (t->to_go[c][cell] > 0 && t->to_go[c][cell] <= g->ranks / 2)
+                t->near_promotion[c] |= BIT128(cell);
         }
         build_cones(t, v, c, up);
     }
@@ -143,6 +173,12 @@ void eval_prepare(struct eval_tables *t, const struct dm_variant *v)
             r < g->ranks - g->ranks / 4)
             t->centre |= BIT128(cell);
     }
+    pattern_prepare(&t->pattern, v);
+}
+
+const char *eval_family_name(const struct dm_variant *v)
+{
+    return family_names[family_of(v)];
 }
 
 /* Empty cells the kings in kings can move to. */
@@ -198,6 +234,11 @@ static void side_terms(const struct eval_tables *t, const dm_position *pos, int 
 }
 
 int eval_position(const struct eval_tables *t, const dm_position *pos)
+{
+    return t->pattern.on ? pattern_evaluate(t, pos) : eval_hand(t, pos);
+}
+
+int eval_hand(const struct eval_tables *t, const dm_position *pos)
 {
     int mat[2], posi[2], run[2];
     for (int c = 0; c < 2; c++)

@@ -1,0 +1,487 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * train.c - damier-train: the learned evaluation's weights from Damier's
+ * own games (issue 10; src/engine/pattern.h).
+ *
+ *   damier-train --variant ID --games N [--nodes 4000] [--cache DIR]
+ *                [--out FILE] [--epochs 300] [--l2 2e-6] [--fit-only]
+ *
+ * 1. Self-play until the data file DIR/ID.pos holds N games: each game
+ *    starts with a few random plies, the engine then plays at a fixed node
+ *    budget (the same games under any load), choosing among near-best moves
+ *    for its first moves.  Every quiet position (no capture to make) after
+ *    the random plies is appended with the game's result; a game is written
+ *    whole, closed by an end record, so an interrupted run resumes at the
+ *    last whole game.
+ * 2. The fit: the score of a position is the pattern evaluation with float
+ *    weights; the probability that White wins is sigmoid(score / SCALE);
+ *    the loss is the cross-entropy against the result (a draw is 1/2) plus
+ *    an L2 penalty on the window weights, minimised by full-batch Adam.  One
+ *    game in 20 is held out to report the validation loss.
+ * 3. The weights are scaled so that a man is worth 100, rounded to
+ *    PATTERN_UNIT steps and written to FILE with the games and positions
+ *    behind them.
+ *
+ * The engine that plays is the one linked in: after `make` embeds new
+ * weights, the next run plays with them (make train ROUNDS=n iterates).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "damier/engine.h"
+#include "damier/game.h"
+#include "engine/engine.h"
+#include "engine/pattern.h"
+#include "rules/variant.h"
+
+#define SCALE         174.0 /* score units per unit of the sigmoid's argument */
+#define MAX_PLIES     400   /* a game this long is scored a draw              */
+#define RANDOM_MARGIN 30    /* the first engine moves: within this of the best */
+#define RANDOM_MOVES  10    /*   for this many plies,                         */
+#define RANDOM_DEPTH  4     /*   searched this deep                           */
+#define HOLD_OUT      20    /* one game in this many is kept for validation    */
+
+/* One record of the data file. */
+struct record {
+    uint64_t white[2], black[2], kings[2];
+    uint32_t game;
+    uint8_t side;   /* the side to move; RECORD_END closes a game           */
+    uint8_t result; /* 0 Black won, 1 draw, 2 White won                      */
+    uint16_t ply;
+};
+#define RECORD_END 0xFF
+
+static void usage(void)
+{
+    fprintf(stderr, "usage: damier-train --variant ID --games N [--nodes N] [--cache DIR] "
+                    "[--out FILE] [--epochs N] [--l2 X] [--fit-only]\n");
+    exit(2);
+}
+
+static int mkdirs(const char *path)
+{
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", path);
+    for (char *p = buf + 1; *p; p++)
+        if (*p == '/') {
+            *p = 0;
+            if (mkdir(buf, 0755) != 0 && errno != EEXIST)
+                return -1;
+            *p = '/';
+        }
+    return mkdir(buf, 0755) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+/* Reads every whole game of path; *games gets their count.  Whatever
+ * follows the last end record (an interrupted game) is cut off. */
+static struct record *read_records(const char *path, size_t *count, long *games)
+{
+    *count = 0;
+    *games = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 1 << 16, n = 0;
+    struct record *r = malloc(cap * sizeof *r);
+    while (r && fread(&r[n], sizeof *r, 1, f) == 1)
+        if (++n == cap) {
+            cap *= 2;
+            struct record *grown = realloc(r, cap * sizeof *r);
+            if (!grown) {
+                free(r);
+                r = NULL;
+            }
+            r = grown;
+        }
+    fclose(f);
+    if (!r) {
+        fprintf(stderr, "damier-train: out of memory reading %s\n", path);
+        exit(1);
+    }
+    size_t whole = 0;
+    for (size_t i = 0; i < n; i++)
+        if (r[i].side == RECORD_END) {
+            whole = i + 1;
+            ++*games;
+        }
+    if (whole < n && truncate(path, (off_t)(whole * sizeof *r)) != 0)
+        fprintf(stderr, "damier-train: cannot cut the unfinished game off %s\n", path);
+    *count = whole;
+    return r;
+}
+
+static void pack(struct record *r, const dm_position *pos)
+{
+    r->white[0] = (uint64_t)pos->white, r->white[1] = (uint64_t)(pos->white >> 64);
+    r->black[0] = (uint64_t)pos->black, r->black[1] = (uint64_t)(pos->black >> 64);
+    r->kings[0] = (uint64_t)pos->kings, r->kings[1] = (uint64_t)(pos->kings >> 64);
+}
+
+static void unpack(dm_position *pos, const struct record *r)
+{
+    memset(pos, 0, sizeof *pos);
+    pos->white = (dm_bits)r->white[1] << 64 | r->white[0];
+    pos->black = (dm_bits)r->black[1] << 64 | r->black[0];
+    pos->kings = (dm_bits)r->kings[1] << 64 | r->kings[0];
+    pos->side = r->side;
+}
+
+static uint64_t rng_next(uint64_t *s)
+{
+    /* splitmix64 */
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* Plays game number index and appends its quiet positions and its end
+ * record to f.  Returns the positions written. */
+static int play_game(FILE *f, const dm_variant *v, dm_engine *e, long index, uint64_t nodes)
+{
+    static struct record recs[MAX_PLIES + 1];
+    static dm_position hist[MAX_PLIES + 2];
+    uint64_t seed = 0x5EED0000ull + (uint64_t)index * 7919;
+    dm_error err;
+    dm_game *g = dm_game_new(v, DM_RULES_DEFAULT, NULL, &err);
+    if (!g) {
+        fprintf(stderr, "damier-train: %s\n", err.msg);
+        exit(1);
+    }
+    dm_engine_new_game(e);
+    int random_plies = 2 + (int)(rng_next(&seed) % 7);
+    int n = 0;
+    while (!dm_game_over(g) && dm_game_ply(g) < MAX_PLIES) {
+        int ply = dm_game_ply(g);
+        const dm_move_list *legal = dm_game_legal(g);
+        const dm_position *pos = dm_game_position(g, ply);
+        hist[ply] = *pos;
+        dm_move m;
+        if (ply < random_plies) {
+            m = legal->moves[rng_next(&seed) % (uint64_t)legal->count];
+        } else {
+            if (!(legal->moves[0].flags & DM_MOVE_CAPTURE)) {
+                pack(&recs[n], pos);
+                recs[n].game = (uint32_t)index;
+                recs[n].side = pos->side;
+                recs[n].ply = (uint16_t)ply;
+                n++;
+            }
+            dm_search_limits lim = {0};
+            lim.nodes = nodes;
+            if (ply < random_plies + RANDOM_MOVES) {
+                /* A depth, not a node budget: a search cut off within an
+                 * iteration may have no root move within the margin. */
+                lim.nodes = 0;
+                lim.depth = RANDOM_DEPTH;
+                lim.random_margin = RANDOM_MARGIN;
+                lim.seed = rng_next(&seed);
+            }
+            dm_search_result res;
+            if (dm_engine_search(e, v, pos, hist, ply, &lim, &res) != 0 || !res.has_move)
+                break;
+            m = res.best;
+        }
+        if (dm_game_play(g, &m, &err) != 0) {
+            fprintf(stderr, "damier-train: game %ld: %s\n", index, err.msg);
+            exit(1);
+        }
+    }
+    enum dm_result result = dm_game_over(g) ? dm_game_result(g) : DM_RESULT_DRAW;
+    uint8_t label = result == DM_RESULT_WHITE_WINS ? 2 : result == DM_RESULT_BLACK_WINS ? 0 : 1;
+    for (int i = 0; i < n; i++)
+        recs[i].result = label;
+    memset(&recs[n], 0, sizeof recs[n]);
+    recs[n].game = (uint32_t)index;
+    recs[n].side = RECORD_END;
+    recs[n].result = label;
+    recs[n].ply = (uint16_t)dm_game_ply(g);
+    dm_game_free(g);
+    if (fwrite(recs, sizeof recs[0], (size_t)n + 1, f) != (size_t)n + 1 || fflush(f) != 0) {
+        fprintf(stderr, "damier-train: cannot write the data file\n");
+        exit(1);
+    }
+    return n;
+}
+
+/* ---- the fit ---------------------------------------------------------- */
+
+struct sample {
+    struct pattern_features f;
+    float y;   /* White's result: 0, 1/2, 1                                 */
+    bool held; /* validation                                                */
+};
+
+struct model {
+    int nw;                  /* window weights: windows * configs * 2                 */
+    double *w, *g, *m1, *m2; /* weights, gradient, Adam moments (all nw + G) */
+};
+
+#define NG (PG_COUNT * 2)
+
+/* White's score of s under weights w (globals first, then windows). */
+static double score_of(const struct pattern_layout *l, const double *w, const struct sample *s,
+                       double *mg_part)
+{
+    const double *win = w + NG;
+    double mg = 0, eg = 0;
+    for (int i = 0; i < l->windows; i++) {
+        const double *t = win + (size_t)i * (size_t)l->configs * 2;
+        mg += t[2 * s->f.white[i]] - t[2 * s->f.black[i]];
+        eg += t[2 * s->f.white[i] + 1] - t[2 * s->f.black[i] + 1];
+    }
+    for (int i = 0; i < PG_COUNT; i++) {
+        mg += w[2 * i] * s->f.global[i];
+        eg += w[2 * i + 1] * s->f.global[i];
+    }
+    double p = (double)s->f.phase / l->start_pieces;
+    *mg_part = p;
+    return mg * p + eg * (1 - p);
+}
+
+static double sigmoid(double x)
+{
+    return 1 / (1 + exp(-x));
+}
+
+static double loss_of(double q, double y)
+{
+    const double eps = 1e-12;
+    return -(y * log(q + eps) + (1 - y) * log(1 - q + eps));
+}
+
+static void fit(const struct pattern_layout *l, struct model *md, const struct sample *s, size_t n,
+                int epochs, double l2)
+{
+    size_t total = (size_t)md->nw + NG;
+    double *w = md->w, *g = md->g;
+    const double b1 = 0.9, b2 = 0.999;
+    for (int ep = 1; ep <= epochs; ep++) {
+        memset(g, 0, total * sizeof *g);
+        double train_loss = 0, val_loss = 0;
+        size_t ntrain = 0, nval = 0;
+        for (size_t k = 0; k < n; k++) {
+            double p;
+            double sc = score_of(l, w, &s[k], &p);
+            double q = sigmoid(sc / SCALE);
+            if (s[k].held) {
+                val_loss += loss_of(q, s[k].y);
+                nval++;
+                continue;
+            }
+            train_loss += loss_of(q, s[k].y);
+            ntrain++;
+            double d = (q - s[k].y) / SCALE, dm = d * p, de = d * (1 - p);
+            double *gw = g + NG;
+            for (int i = 0; i < l->windows; i++) {
+                size_t base = (size_t)i * (size_t)l->configs * 2;
+                gw[base + 2 * s[k].f.white[i]] += dm;
+                gw[base + 2 * s[k].f.white[i] + 1] += de;
+                gw[base + 2 * s[k].f.black[i]] -= dm;
+                gw[base + 2 * s[k].f.black[i] + 1] -= de;
+            }
+            for (int i = 0; i < PG_COUNT; i++) {
+                g[2 * i] += dm * s[k].f.global[i];
+                g[2 * i + 1] += de * s[k].f.global[i];
+            }
+        }
+        if (ntrain == 0)
+            return;
+        double lr = 3.0 * (1 - 0.9 * ep / epochs);
+        double c1 = 1 - pow(b1, ep), c2 = 1 - pow(b2, ep);
+        for (size_t i = 0; i < total; i++) {
+            double gi = g[i] / (double)ntrain + (i >= NG ? l2 * w[i] : 0);
+            md->m1[i] = b1 * md->m1[i] + (1 - b1) * gi;
+            md->m2[i] = b2 * md->m2[i] + (1 - b2) * gi * gi;
+            w[i] -= lr * (md->m1[i] / c1) / (sqrt(md->m2[i] / c2) + 1e-9);
+        }
+        if (ep == 1 || ep % 50 == 0 || ep == epochs)
+            printf("epoch %4d  loss %.5f  validation %.5f  man %.0f/%.0f king %.0f/%.0f\n", ep,
+                   train_loss / (double)ntrain, nval ? val_loss / (double)nval : 0.0, w[0], w[1],
+                   w[2], w[3]);
+    }
+}
+
+static int16_t quantize(double x)
+{
+    double q = round(x * PATTERN_UNIT);
+    return (int16_t)(q > 32767 ? 32767 : q < -32767 ? -32767 : q);
+}
+
+int main(int argc, char **argv)
+{
+    const char *id = NULL, *out = NULL, *cache = NULL;
+    long games = -1;
+    uint64_t nodes = 4000;
+    int epochs = 300;
+    double l2 = 2e-6;
+    bool fit_only = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--fit-only") == 0) {
+            fit_only = true;
+            continue;
+        }
+        if (!val)
+            usage();
+        i++;
+        if (strcmp(a, "--variant") == 0)
+            id = val;
+        else if (strcmp(a, "--games") == 0)
+            games = atol(val);
+        else if (strcmp(a, "--nodes") == 0)
+            nodes = strtoull(val, NULL, 10);
+        else if (strcmp(a, "--cache") == 0)
+            cache = val;
+        else if (strcmp(a, "--out") == 0)
+            out = val;
+        else if (strcmp(a, "--epochs") == 0)
+            epochs = atoi(val);
+        else if (strcmp(a, "--l2") == 0)
+            l2 = atof(val);
+        else
+            usage();
+    }
+    if (!id || games < 0 || nodes == 0 || epochs <= 0)
+        usage();
+    const dm_variant *v = dm_variant_by_id(id);
+    if (!v) {
+        fprintf(stderr, "damier-train: unknown variant %s (damier variants)\n", id);
+        return 2;
+    }
+    char cache_buf[1024], path[1200];
+    if (!cache) {
+        const char *home = getenv("HOME");
+        snprintf(cache_buf, sizeof cache_buf, "%s/.cache/damier/train", home ? home : ".");
+        cache = cache_buf;
+    }
+    if (mkdirs(cache) != 0) {
+        fprintf(stderr, "damier-train: cannot create %s: %s\n", cache, strerror(errno));
+        return 1;
+    }
+    snprintf(path, sizeof path, "%s/%s.pos", cache, id);
+
+    struct eval_tables tables = {0};
+    eval_prepare(&tables, v);
+    if (!pattern_layout_build(&tables.pattern.layout, v)) {
+        fprintf(stderr, "damier-train: %s has no window layout (board not half-turn symmetric)\n",
+                id);
+        return 1;
+    }
+    const struct pattern_layout *l = &tables.pattern.layout;
+    printf("%s: %d windows of %d cells, %s evaluation playing\n", id, l->windows, l->cells,
+           tables.pattern.on ? "learned" : "hand-set");
+
+    size_t nrec;
+    long have;
+    struct record *recs = read_records(path, &nrec, &have);
+    free(recs);
+    if (!fit_only && have < games) {
+        FILE *f = fopen(path, "ab");
+        if (!f) {
+            fprintf(stderr, "damier-train: cannot open %s: %s\n", path, strerror(errno));
+            return 1;
+        }
+        dm_engine *e = dm_engine_new(16);
+        long positions = 0;
+        time_t t0 = time(NULL);
+        printf("self-play: %ld games there, playing %ld more at %llu nodes a move\n", have,
+               games - have, (unsigned long long)nodes);
+        for (long gi = have; gi < games; gi++) {
+            positions += play_game(f, v, e, gi, nodes);
+            if ((gi + 1) % 100 == 0 || gi + 1 == games) {
+                printf("  game %ld, %ld positions, %lds\n", gi + 1, positions,
+                       (long)(time(NULL) - t0));
+                fflush(stdout);
+            }
+        }
+        dm_engine_free(e);
+        fclose(f);
+    }
+    recs = read_records(path, &nrec, &have);
+
+    /* The samples: every quiet position of every game. */
+    size_t n = 0;
+    struct sample *s = malloc((nrec + 1) * sizeof *s);
+    if (!s) {
+        fprintf(stderr, "damier-train: out of memory\n");
+        return 1;
+    }
+    long results[3] = {0, 0, 0};
+    for (size_t i = 0; i < nrec; i++) {
+        if (recs[i].side == RECORD_END) {
+            results[recs[i].result]++;
+            continue;
+        }
+        dm_position pos;
+        unpack(&pos, &recs[i]);
+        pattern_features_of(&tables, &pos, &s[n].f);
+        s[n].y = (float)recs[i].result / 2;
+        s[n].held = recs[i].game % HOLD_OUT == HOLD_OUT - 1;
+        n++;
+    }
+    free(recs);
+    printf("data: %ld games (White %ld, draws %ld, Black %ld), %zu positions\n", have, results[2],
+           results[1], results[0], n);
+    if (n == 0 || !out) {
+        free(s);
+        return n == 0 ? 1 : 0;
+    }
+
+    struct model md;
+    md.nw = l->windows * l->configs * 2;
+    size_t total = (size_t)md.nw + NG;
+    md.w = calloc(total, sizeof(double));
+    md.g = calloc(total, sizeof(double));
+    md.m1 = calloc(total, sizeof(double));
+    md.m2 = calloc(total, sizeof(double));
+    if (!md.w || !md.g || !md.m1 || !md.m2) {
+        fprintf(stderr, "damier-train: out of memory\n");
+        return 1;
+    }
+    md.w[2 * PG_MAN] = md.w[2 * PG_MAN + 1] = 100;
+    md.w[2 * PG_KING] = md.w[2 * PG_KING + 1] = 250;
+    fit(l, &md, s, n, epochs, l2);
+
+    /* A man is worth 100: the search's margins are in those units. */
+    double man = (md.w[2 * PG_MAN] + md.w[2 * PG_MAN + 1]) / 2;
+    double k = man > 1 ? 100 / man : 1;
+    int16_t global[NG];
+    int16_t *window = malloc((size_t)md.nw * sizeof *window);
+    if (!window)
+        return 1;
+    for (int i = 0; i < NG; i++)
+        global[i] = quantize(md.w[i] * k);
+    for (int i = 0; i < md.nw; i++)
+        window[i] = quantize(md.w[NG + i] * k);
+
+    char cmd[1024] = "damier-train";
+    for (int i = 1; i < argc; i++) {
+        size_t len = strlen(cmd);
+        snprintf(cmd + len, sizeof cmd - len, " %s", argv[i]);
+    }
+    char date[32];
+    time_t now = time(NULL);
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+    struct pattern_header h = {id, eval_family_name(v), have, (long)n, date, cmd};
+    char tmp[1300];
+    snprintf(tmp, sizeof tmp, "%s.tmp", out);
+    FILE *f = fopen(tmp, "wb");
+    if (!f || pattern_weights_write(f, &h, l, global, window) != 0 || fclose(f) != 0 ||
+        rename(tmp, out) != 0) {
+        fprintf(stderr, "damier-train: cannot write %s\n", out);
+        return 1;
+    }
+    printf("wrote %s: %ld games, %zu positions, man %d king %d (mg, /%d)\n", out, have, n,
+           global[0], global[2], PATTERN_UNIT);
+    free(window);
+    free(s);
+    free(md.w), free(md.g), free(md.m1), free(md.m2);
+    return 0;
+}

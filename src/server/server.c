@@ -139,7 +139,7 @@ struct pss {
     size_t resp_len;
     int status;
     const char *ctype;
-    int phase;          /* 0 idle, 1 headers due, 2 body due              */
+    int phase;          /* 0 idle, 1 headers due, 2 body due, 3 closing   */
     uint64_t request;   /* an analysis waiting for the pool, or an act
                          * waiting for the owner's result (forwarded)     */
     int64_t forward_deadline; /* the act's: when it is answered 503, or 0  */
@@ -417,6 +417,7 @@ static int common_headers(struct lws *wsi, unsigned char **q, unsigned char *end
         {"x-content-type-options:", "nosniff"},
         {"referrer-policy:", "no-referrer"},
         {"x-frame-options:", "DENY"},
+        {"connection:", "close"}, /* close_after_answer */
     };
     for (size_t i = 0; i < sizeof h / sizeof h[0]; i++)
         if (lws_add_http_header_by_name(wsi, (const unsigned char *)h[i].name,
@@ -425,6 +426,25 @@ static int common_headers(struct lws *wsi, unsigned char **q, unsigned char *end
             return -1;
     return lws_add_http_header_by_name(wsi, (const unsigned char *)"cache-control:",
                                        (const unsigned char *)cache, (int)strlen(cache), q, end);
+}
+
+/*
+ * Every HTTP answer ends its connection, and says so: libwebsockets 4.1
+ * mishandles a request pipelined behind another on one connection when it
+ * has a body (fuzz_http found it: lws spins in its loop, or hands the body
+ * from a buffer it has freed), so no second request is ever read from a
+ * connection.  A reverse proxy sends one request a connection anyway, and
+ * a WebSocket is one request.  The close waits until lws has sent all it
+ * holds of the answer.  Returns the callback's value.
+ */
+static int close_after_answer(pss *p)
+{
+    if (lws_partial_buffered(p->wsi)) {
+        p->phase = 3;
+        lws_callback_on_writable(p->wsi);
+        return 0;
+    }
+    return -1;
 }
 
 /* ---- static files ------------------------------------------------------- */
@@ -476,9 +496,9 @@ static int serve_file(pss *p, const char *rel)
     if (common_headers(p->wsi, &q, end, "no-cache"))
         return -1;
     int n = lws_serve_http_file(p->wsi, path, type, (const char *)headers, (int)(q - headers));
-    if (n < 0 || (n > 0 && lws_http_transaction_completed(p->wsi)))
+    if (n < 0)
         return -1;
-    return 0;
+    return n > 0 ? close_after_answer(p) : 0;
 }
 
 /* ---- storage of acts ---------------------------------------------------- */
@@ -2397,6 +2417,8 @@ static void forget_request(pss *p)
 
 static int http_writable(pss *p)
 {
+    if (p->phase == 3)
+        return close_after_answer(p);
     if (p->phase == 1) {
         unsigned char buf[LWS_PRE + 2048], *start = buf + LWS_PRE, *q = start,
                                                 *end = buf + sizeof buf - 1;
@@ -2428,7 +2450,7 @@ static int http_writable(pss *p)
         p->body = NULL;
         p->body_len = 0;
         p->too_big = false;
-        return lws_http_transaction_completed(p->wsi) ? -1 : 0;
+        return close_after_answer(p);
     }
     return 0;
 }
@@ -2492,7 +2514,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     case LWS_CALLBACK_HTTP_WRITEABLE:
         return http_writable(p);
     case LWS_CALLBACK_HTTP_FILE_COMPLETION:
-        return lws_http_transaction_completed(wsi) ? -1 : 0;
+        return close_after_answer(p);
     case LWS_CALLBACK_CLOSED_HTTP:
         forget_request(p);
         return 0;

@@ -31,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define CHANNEL_PREFIX "damier:game:"
@@ -45,6 +46,7 @@ typedef struct item {
     enum bus_event event;
     int channel;
     char *text;              /* malloc'ed: the JSON, or BUS_DOWN's reason */
+    int64_t received_ms;     /* when the bus's thread read it (monotonic) */
     struct item *next;
 } item;
 
@@ -124,6 +126,9 @@ static item *new_item(enum bus_event event, int channel, const char *text, size_
     it->event = event;
     it->channel = channel;
     it->text = copy;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    it->received_ms = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
     return it;
 }
 
@@ -645,7 +650,7 @@ int bus_dispatch(bus *b, void (*fn)(void *ctx, const bus_message *m), void *ctx)
     int calls = 0;
     long dropped = 0;
     for (item *it = all; it; it = it->next) {
-        bus_message m = {.event = it->event, .error = ""};
+        bus_message m = {.event = it->event, .error = "", .received_ms = it->received_ms};
         if (it->event == BUS_MESSAGE) {
             if (!read_message(it->text, it->channel, &m)) {
                 dropped++;

@@ -29,6 +29,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define BUS_CHANNELS 64
 #define BUS_GAME 16   /* game ids, with their '\0' (STORE_ID)            */
@@ -51,6 +52,8 @@ typedef struct bus_message {
     char kind[BUS_KIND];
     json_t *payload;   /* BUS_MESSAGE: borrowed for the call               */
     const char *error; /* BUS_DOWN: what failed; "" otherwise              */
+    int64_t received_ms; /* when it arrived, CLOCK_MONOTONIC in ms: how long
+                          * it waited for the loop                         */
 } bus_message;
 
 /* Connects the node named node to Redis at url, redis://[[USER]:PASSWORD@]

@@ -1795,7 +1795,12 @@ static void play_forwarded(const bus_message *m)
     pss v;
     memset(&v, 0, sizeof v);
     live *g = find_live(m->game);
-    if (!path || !json_is_object(body)) {
+    /* An act that waited for this loop past half the sender's patience is
+     * not played: the sender may have answered 503 already, and a 503
+     * must mean the act was not played. */
+    if (now_ms() - m->received_ms > forward_ms() / 2) {
+        respond_later(&v, "the game's node was too busy to play it in time");
+    } else if (!path || !json_is_object(body)) {
         respond_error(&v, HTTP_STATUS_BAD_REQUEST, "a malformed act from node %s", m->origin);
     } else if (!g || g->remote) {
         respond_later(&v, "the game moved to another node");
@@ -1864,10 +1869,15 @@ static void forwarded_result(const bus_message *m)
                 len);
 }
 
+static void on_bus(void *ctx, const bus_message *m);
+
 /* Acts passed on whose result did not come in time: the owner died or
  * the bus lost them. */
 static void forward_timeouts(void)
 {
+    /* Results that arrived while this loop was busy count first. */
+    if (S.bus)
+        bus_dispatch(S.bus, on_bus, NULL);
     int64_t now = now_ms();
     for (pss **link = &S.waiting; *link;) {
         pss *p = *link;

@@ -64,6 +64,12 @@ static void collect(void *ctx, const bus_message *m)
         snprintf(g->last_error, sizeof g->last_error, "%s", m->error);
         return;
     }
+    /* Stamped when the bus's thread read it: before now, on the same clock. */
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    int64_t now = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    if (m->received_ms <= 0 || m->received_ms > now)
+        fail_msg("message stamped %lld ms, now %lld", (long long)m->received_ms, (long long)now);
     if (g->n < KEEP) {
         snprintf(g->m[g->n].origin, BUS_NODE, "%s", m->origin);
         snprintf(g->m[g->n].game, BUS_GAME, "%s", m->game);

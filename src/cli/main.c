@@ -146,7 +146,9 @@ static const struct command {
      "nodes=, move-time=, [moves=] time= [inc=] or infinite; go think, ponder or\n"
      "analyze, answered by info lines and one done move= ponder=; stop, ponder-hit,\n"
      "ping, new-game, quit.  Positions and moves are numbered squares in every\n"
-     "variant (b8 = 1 on the algebraic 8x8 boards).  The end of input quits.\n" HELP_HELP},
+     "variant (b8 = 1 on the algebraic 8x8 boards).  The end of input quits.\n"
+     "With book=true, go think answers a position of the built-in opening book at\n"
+     "once with one of its moves (damier book); analysis never uses the book.\n" HELP_HELP},
     {"dxp", cmd_dxp, "engine against engine over DamExchange (DXP)",
      "usage: damier dxp (--listen [ADDR:]PORT | --connect HOST:PORT) [OPTIONS]\n"
      "\n"

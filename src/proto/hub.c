@@ -24,6 +24,7 @@
 #include "base/text.h"
 #include "damier/engine.h"
 #include "damier/notation.h"
+#include "damier/play.h"
 #include "proto/hubline.h"
 
 #ifndef DAMIER_VERSION
@@ -54,6 +55,8 @@ struct hub {
     size_t tt_mb;
     size_t tt_mb_max; /* the largest tt-size accepted */
     bool ponder_allowed;
+    bool book;          /* go think answers from the built-in book when it can */
+    uint64_t book_seed; /* varies the book's choice from one move to the next  */
 
     dm_engine *engine; /* made by init, or at the first search */
 
@@ -209,8 +212,9 @@ static void cmd_hub(struct hub *h)
     hub_out_arg(&out, "min", "1");
     hub_out_argf(&out, "max", "%zu", h->tt_mb_max);
     send_line(h, hub_out_end(&out));
-    /* No endgame databases and no opening book yet: declared, as clients
-     * expect them, at the only value they can take. */
+    /* No endgame databases yet: declared, as clients expect them, at the
+     * only value they can take.  The book is off unless asked for: a match
+     * tool gives its own openings. */
     send_line(h, "param name=bb-size value=0 type=int min=0 max=0\n");
     send_line(h, "param name=ponder value=true type=bool\n");
     send_line(h, "param name=book value=false type=bool\n");
@@ -283,8 +287,10 @@ static void cmd_set_param(struct hub *h, const struct hub_line *l)
         else
             h->ponder_allowed = b;
     } else if (strcmp(name, "book") == 0) {
-        if (!parse_bool(value, &b) || b)
-            send_error(h, "book '%s': Damier has no opening book yet", shown_value);
+        if (!parse_bool(value, &b))
+            send_error(h, "book '%s' is neither true nor false", shown_value);
+        else
+            h->book = b;
     }
     /* Unknown parameters are ignored. */
 }
@@ -398,6 +404,24 @@ static void cmd_level(struct hub *h, const struct hub_line *l)
     h->next.limits = lim;
 }
 
+/* With book on, a position of the variant's built-in book is answered at
+ * once with one of its book moves (within 0.10 of the best, varied from
+ * move to move), and no search; false when it is not in the book. */
+static bool answer_from_book(struct hub *h)
+{
+    dm_move mv;
+    if (!h->book || !dm_book_choose(dm_book_builtin(h->next.variant), &h->next.pos, 10,
+                                    h->book_seed++, &mv))
+        return false;
+    char m[DM_HUB_MOVE_SIZE];
+    struct hub_out out;
+    dm_hub_move_format(h->next.variant, &mv, m, sizeof m);
+    hub_out_start(&out, "done");
+    hub_out_arg(&out, "move", m);
+    send_line(h, hub_out_end(&out));
+    return true;
+}
+
 static void cmd_go(struct hub *h, const struct hub_line *l)
 {
     bool ponder = hub_line_has(l, "ponder");
@@ -405,6 +429,8 @@ static void cmd_go(struct hub *h, const struct hub_line *l)
         return send_error(h, "go needs think, ponder or analyze");
     if (!h->has_pos)
         return send_error(h, "go without a position (send pos first)");
+    if (!ponder && !hub_line_has(l, "analyze") && answer_from_book(h))
+        return;
     if (!ensure_engine(h))
         return;
     h->run = h->next;

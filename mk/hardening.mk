@@ -107,7 +107,13 @@ check-tsan: deps-check
 	  build-tsan/tests/test_bus
 	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" DAMIER_BIN=build-tsan/damier \
 	  sh tests/cli/bus.sh
-	@echo "check-tsan: $(words $(TSAN_TESTS)) tests and the bus clean"
+	@# three nodes on PostgreSQL and Redis: the server's loop, bus thread
+	@# and engine workers of TSan builds (tests/cli/nodes.sh)
+	$(MAKE) BUILD=build-tsan OPT=-O1 SANITIZE="-fsanitize=thread -fno-omit-frame-pointer" \
+	  build-tsan/tests/test_nodes
+	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" DAMIER_BIN=build-tsan/damier \
+	  sh tests/cli/nodes.sh
+	@echo "check-tsan: $(words $(TSAN_TESTS)) tests, the bus and three nodes clean"
 
 clean: clean-hardening
 .PHONY: clean-hardening

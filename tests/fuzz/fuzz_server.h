@@ -19,6 +19,7 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -36,10 +37,13 @@ static struct {
     char id[32], token[64];
 } FS;
 
+static atomic_bool fs_ended; /* srv_run returned: it could not listen */
+
 static inline void *fs_serve(void *arg)
 {
     (void)arg;
     FS.rc = srv_run(&FS.config);
+    atomic_store(&fs_ended, true);
     return NULL;
 }
 
@@ -201,17 +205,26 @@ static inline void fs_start(void)
              access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp");
     FUZZ_CHECK(mkdtemp(FS.dir) != NULL);
     snprintf(FS.db, sizeof FS.db, "%s/fuzz.db", FS.dir);
-    FS.port = fs_free_port();
-    FS.config = (srv_config){.host = "127.0.0.1", .port = FS.port, .db = FS.db,
-                             .engine_threads = 1, .web = FS.dir, .max_per_address = -1,
-                             .max_games = FS_MAX_GAMES, .games_per_minute = -1,
-                             .in_thread = true};
-    FUZZ_CHECK(pthread_create(&FS.thread, NULL, fs_serve, NULL) == 0);
-    int64_t deadline = fs_now_ms() + 10000;
-    int fd;
-    while ((fd = fs_connect()) < 0) {
-        FUZZ_CHECK(fs_now_ms() < deadline);
-        fs_pause_ms(10);
+    /* A port found free may be taken before the server binds it (tests
+     * run side by side): the server then ends at once, and another port is
+     * tried. */
+    int fd = -1;
+    for (int attempt = 0; fd < 0; attempt++) {
+        FUZZ_CHECK(attempt < 5);
+        FS.port = fs_free_port();
+        FS.config = (srv_config){.host = "127.0.0.1", .port = FS.port, .db = FS.db,
+                                 .engine_threads = 1, .web = FS.dir, .max_per_address = -1,
+                                 .max_games = FS_MAX_GAMES, .games_per_minute = -1,
+                                 .in_thread = true};
+        atomic_store(&fs_ended, false);
+        FUZZ_CHECK(pthread_create(&FS.thread, NULL, fs_serve, NULL) == 0);
+        int64_t deadline = fs_now_ms() + 10000;
+        while ((fd = fs_connect()) < 0 && !atomic_load(&fs_ended)) {
+            FUZZ_CHECK(fs_now_ms() < deadline);
+            fs_pause_ms(10);
+        }
+        if (fd < 0)
+            pthread_join(FS.thread, NULL);
     }
     fs_close(fd);
     atexit(fs_stop);

@@ -65,7 +65,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *req = fs_expand(data, size, &len);
     int fd = fs_connect();
     FUZZ_CHECK(fd >= 0);
-    fs_send(fd, req, len); /* the server may close first: what it sent is read */
+    net_send_all(fd, req, len); /* the server may close first: what it sent is read */
     bool must_answer = memchr(req, '\0', len) == NULL && plain_get(req, len);
     static char answer[1 << 20];
     size_t got = fs_read_all(fd, answer, sizeof answer, must_answer ? 5000 : 30, 5);

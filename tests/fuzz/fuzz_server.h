@@ -12,6 +12,7 @@
 #ifndef DM_FUZZ_SERVER_H
 #define DM_FUZZ_SERVER_H
 
+#include "../netio.h"
 #include "fuzz.h"
 
 #include <arpa/inet.h>
@@ -47,33 +48,6 @@ static inline void *fs_serve(void *arg)
     return NULL;
 }
 
-static inline void fs_pause_ms(int ms)
-{
-    struct timespec t = {ms / 1000, (long)(ms % 1000) * 1000000L};
-    nanosleep(&t, NULL);
-}
-
-static inline int64_t fs_now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-/* Whether fd has something to read within ms.  libFuzzer's timer signal
- * (-timeout) interrupts poll: it is resumed for the time left. */
-static inline bool fs_readable(int fd, int ms)
-{
-    int64_t deadline = fs_now_ms() + ms;
-    for (;;) {
-        struct pollfd q = {fd, POLLIN, 0};
-        int64_t left = deadline - fs_now_ms();
-        int n = poll(&q, 1, left > 0 ? (int)left : 0);
-        if (n >= 0 || errno != EINTR)
-            return n > 0;
-    }
-}
-
 /* A socket to the server (-1 if it does not answer). */
 static inline int fs_connect(void)
 {
@@ -96,19 +70,6 @@ static inline void fs_close(int fd)
     close(fd);
 }
 
-static inline bool fs_send(int fd, const void *data, size_t len)
-{
-    const char *p = data;
-    while (len) {
-        ssize_t n = send(fd, p, len, MSG_NOSIGNAL);
-        if (n <= 0)
-            return false;
-        p += (size_t)n;
-        len -= (size_t)n;
-    }
-    return true;
-}
-
 /* Reads into buf (size, '\0'-ended) until the server closes, buf is full,
  * nothing comes in first_ms, or, once something came, nothing more in
  * quiet_ms; the length.  (A client's half-close would be quicker, but lws
@@ -117,7 +78,7 @@ static inline size_t fs_read_all(int fd, char *buf, size_t size, int first_ms, i
 {
     size_t len = 0;
     while (len < size - 1) {
-        if (!fs_readable(fd, len ? quiet_ms : first_ms))
+        if (!net_readable(fd, len ? quiet_ms : first_ms))
             break;
         ssize_t r = recv(fd, buf + len, size - 1 - len, 0);
         if (r <= 0)
@@ -134,11 +95,11 @@ static inline size_t fs_request(const char *req, char *buf, size_t size)
 {
     int fd = fs_connect();
     FUZZ_CHECK(fd >= 0);
-    FUZZ_CHECK(fs_send(fd, req, strlen(req)));
+    FUZZ_CHECK(net_send_all(fd, req, strlen(req)));
     size_t len = 0;
     const char *end = NULL, *cl = NULL;
     while (len < size - 1) {
-        if (!fs_readable(fd, 5000))
+        if (!net_readable(fd, 5000))
             break;
         ssize_t r = recv(fd, buf + len, size - 1 - len, 0);
         if (r <= 0)
@@ -159,11 +120,11 @@ static inline size_t fs_request(const char *req, char *buf, size_t size)
 static inline void fs_check_alive(void)
 {
     char buf[4096];
-    int64_t t0 = fs_now_ms();
+    int64_t t0 = net_now_ms();
     fs_request("GET /api/games/nosuchgame HTTP/1.1\r\nHost: x\r\n\r\n", buf, sizeof buf);
     if (strncmp(buf, "HTTP/1.1 404", 12) != 0)
         fprintf(stderr, "fuzz: after %lld ms the server answered '%.200s'\n",
-                (long long)(fs_now_ms() - t0), buf);
+                (long long)(net_now_ms() - t0), buf);
     FUZZ_CHECK(strncmp(buf, "HTTP/1.1 404", 12) == 0);
 }
 
@@ -218,10 +179,10 @@ static inline void fs_start(void)
                                  .in_thread = true};
         atomic_store(&fs_ended, false);
         FUZZ_CHECK(pthread_create(&FS.thread, NULL, fs_serve, NULL) == 0);
-        int64_t deadline = fs_now_ms() + 10000;
+        int64_t deadline = net_now_ms() + 10000;
         while ((fd = fs_connect()) < 0 && !atomic_load(&fs_ended)) {
-            FUZZ_CHECK(fs_now_ms() < deadline);
-            fs_pause_ms(10);
+            FUZZ_CHECK(net_now_ms() < deadline);
+            net_pause_ms(10);
         }
         if (fd < 0)
             pthread_join(FS.thread, NULL);

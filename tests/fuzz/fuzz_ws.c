@@ -39,7 +39,7 @@ static void new_game(int i)
     FUZZ_CHECK(id && token);
     sscanf(id + 6, "%31[^\"]", games[i].id);
     sscanf(token + 9, "%63[^\"]", games[i].token);
-    games[i].made_ms = fs_now_ms();
+    games[i].made_ms = net_now_ms();
 }
 
 static void send_frame(int fd, int opcode, const char *data, size_t len)
@@ -60,7 +60,7 @@ static void send_frame(int fd, int opcode, const char *data, size_t len)
     memcpy(frame, head, n);
     for (size_t i = 0; i < len; i++)
         frame[n + i] = (char)(data[i] ^ mask[i % 4]);
-    fs_send(fd, frame, n + len);
+    net_send_all(fd, frame, n + len);
     free(frame);
 }
 
@@ -108,7 +108,7 @@ static void drain(int fd, struct reader *r, int first_ms, int quiet_ms)
 {
     bool got = false;
     while (!r->closed && r->len < sizeof r->buf) {
-        if (!fs_readable(fd, got ? quiet_ms : first_ms))
+        if (!net_readable(fd, got ? quiet_ms : first_ms))
             return;
         ssize_t n = recv(fd, r->buf + r->len, sizeof r->buf - r->len, 0);
         if (n <= 0) {
@@ -165,12 +165,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                      "GET %s HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                      "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n",
                      path);
-    FUZZ_CHECK(fs_send(fd, req, (size_t)n));
+    FUZZ_CHECK(net_send_all(fd, req, (size_t)n));
     /* The handshake's answer, byte by byte so no frame is read with it. */
     char hs[2048];
     size_t hl = 0;
     while (hl < sizeof hs - 1) {
-        FUZZ_CHECK(fs_readable(fd, 5000) && recv(fd, hs + hl, 1, 0) == 1);
+        FUZZ_CHECK(net_readable(fd, 5000) && recv(fd, hs + hl, 1, 0) == 1);
         hs[++hl] = '\0';
         if (strstr(hs, "\r\n\r\n"))
             break;
@@ -182,11 +182,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     r.states = 0;
     r.move[0] = '\0';
     r.first[0] = '\0';
-    int64_t t0 = fs_now_ms();
+    int64_t t0 = net_now_ms();
     drain(fd, &r, 5000, 1);
     if (r.states != 1)
         fprintf(stderr, "fuzz_ws: %d states on connecting to %s after %lld ms (closed %d, %zu bytes left, first frame %s)\n",
-                r.states, path, (long long)(fs_now_ms() - t0), r.closed, r.len, r.first);
+                r.states, path, (long long)(net_now_ms() - t0), r.closed, r.len, r.first);
     FUZZ_CHECK(r.states == 1);
 
     const char *text = (const char *)data + 1, *end = (const char *)data + size;
@@ -227,7 +227,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     /* A game over (or long) is replaced, at most one a second: the server
      * keeps every game in memory. */
-    if (r.move[0] == '\0' && fs_now_ms() - games[slot].made_ms > 1000)
+    if (r.move[0] == '\0' && net_now_ms() - games[slot].made_ms > 1000)
         new_game(slot);
     fs_check_alive();
     return 0;

@@ -13,6 +13,7 @@
 #define DM_TESTS_SRVCLIENT_H
 
 #include "testutil.h"
+#include "../netio.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -39,19 +40,6 @@ typedef struct sc_server {
     char web[128];       /* dir/web, holding index.html                   */
     char said[512];      /* its standard output up to its address line    */
 } sc_server;
-
-static inline int64_t sc_now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static inline void sc_pause_ms(int ms)
-{
-    struct timespec t = {ms / 1000, (long)(ms % 1000) * 1000000L};
-    nanosleep(&t, NULL);
-}
 
 /* The servers started, killed by sc_kill_all (a test's teardown) if a
  * failure left them running. */
@@ -141,11 +129,11 @@ static inline void sc_start(sc_server *s, const char *const *extra)
     s->out = fds[0];
     char line[512] = "";
     size_t len = 0;
-    int64_t deadline = sc_now_ms() + SC_WAIT_MS;
+    int64_t deadline = net_now_ms() + SC_WAIT_MS;
     const char *at = NULL;
     while (!(at = strstr(line, "http://127.0.0.1:")) || !strchr(at, '\n')) {
         struct pollfd q = {s->out, POLLIN, 0};
-        int64_t left = deadline - sc_now_ms();
+        int64_t left = deadline - net_now_ms();
         if (left <= 0 || poll(&q, 1, (int)left) <= 0)
             fail_msg("damier serve printed no address");
         ssize_t r = read(s->out, line + len, sizeof line - len - 1);
@@ -171,14 +159,14 @@ static inline void sc_stop(sc_server *s, int sig)
 {
     int status;
     kill(s->pid, sig);
-    int64_t deadline = sc_now_ms() + SC_WAIT_MS;
+    int64_t deadline = net_now_ms() + SC_WAIT_MS;
     while (waitpid(s->pid, &status, WNOHANG) == 0) {
-        if (sc_now_ms() > deadline) {
+        if (net_now_ms() > deadline) {
             kill(s->pid, SIGKILL);
             waitpid(s->pid, &status, 0);
             fail_msg("damier serve did not stop");
         }
-        sc_pause_ms(10);
+        net_pause_ms(10);
     }
     close(s->out);
     for (int i = 0; i < 8; i++)
@@ -210,29 +198,15 @@ static inline int sc_connect(int port)
     return sc_connect_from(port, "127.0.0.1");
 }
 
-/* Sends all of data; false if the peer closed first. */
-static inline bool sc_send(int fd, const void *data, size_t len)
-{
-    const char *p = data;
-    while (len) {
-        ssize_t n = send(fd, p, len, MSG_NOSIGNAL);
-        if (n <= 0)
-            return false;
-        p += (size_t)n;
-        len -= (size_t)n;
-    }
-    return true;
-}
-
 /* Reads from fd until buf holds need bytes, the end, or ms pass; the
  * length read so far. */
 static inline size_t sc_read_until(int fd, char *buf, size_t size, size_t have, size_t need,
                                    int ms)
 {
-    int64_t deadline = sc_now_ms() + ms;
+    int64_t deadline = net_now_ms() + ms;
     while (have < need && have < size - 1) {
         struct pollfd q = {fd, POLLIN, 0};
-        int64_t left = deadline - sc_now_ms();
+        int64_t left = deadline - net_now_ms();
         if (left <= 0 || poll(&q, 1, (int)left) <= 0)
             break;
         ssize_t r = recv(fd, buf + have, size - 1 - have, 0);
@@ -248,11 +222,11 @@ static inline size_t sc_read_until(int fd, char *buf, size_t size, size_t have, 
  * it sends first). */
 static inline bool sc_closed_within(int fd, int ms)
 {
-    int64_t deadline = sc_now_ms() + ms;
+    int64_t deadline = net_now_ms() + ms;
     char buf[4096];
     for (;;) {
         struct pollfd q = {fd, POLLIN, 0};
-        int64_t left = deadline - sc_now_ms();
+        int64_t left = deadline - net_now_ms();
         if (left <= 0 || poll(&q, 1, (int)left) <= 0)
             return false;
         ssize_t r = recv(fd, buf, sizeof buf, 0);
@@ -316,7 +290,7 @@ static inline void sc_http(int port, const char *method, const char *path, const
         n += snprintf(head + n, sizeof head - (size_t)n,
                       "Content-Type: application/json\r\nContent-Length: %zu\r\n", strlen(body));
     n += snprintf(head + n, sizeof head - (size_t)n, "\r\n");
-    if (!sc_send(fd, head, (size_t)n) || (body && !sc_send(fd, body, strlen(body))) ||
+    if (!net_send_all(fd, head, (size_t)n) || (body && !net_send_all(fd, body, strlen(body))) ||
         !sc_read_reply(fd, r))
         fail_msg("%s %s: no answer", method, path);
     close(fd);
@@ -443,11 +417,11 @@ static inline int sc_ply(int port, const char *id)
 /* Waits until game id reaches ply (the computer's answer); false on time. */
 static inline bool sc_wait_ply(int port, const char *id, int ply)
 {
-    int64_t deadline = sc_now_ms() + SC_WAIT_MS;
+    int64_t deadline = net_now_ms() + SC_WAIT_MS;
     while (sc_ply(port, id) < ply) {
-        if (sc_now_ms() > deadline)
+        if (net_now_ms() > deadline)
             return false;
-        sc_pause_ms(20);
+        net_pause_ms(20);
     }
     return true;
 }
@@ -469,7 +443,7 @@ static inline int sc_ws_open_as(int port, const char *path, const char *from, co
                      "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
                      "Sec-WebSocket-Version: 13\r\n\r\n",
                      path);
-    assert_true(sc_send(fd, req, (size_t)n));
+    assert_true(net_send_all(fd, req, (size_t)n));
     /* The handshake answer, byte by byte so no frame is read with it. */
     char buf[2048] = "";
     size_t len = 0;
@@ -551,7 +525,7 @@ static inline bool sc_ws_send_frame(int fd, int opcode, bool fin, const void *da
     memcpy(frame, head, n);
     for (size_t i = 0; i < len; i++)
         frame[n + i] = (unsigned char)(((const unsigned char *)data)[i] ^ mask[i % 4]);
-    bool ok = sc_send(fd, frame, n + len);
+    bool ok = net_send_all(fd, frame, n + len);
     free(frame);
     return ok;
 }

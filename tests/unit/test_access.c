@@ -48,9 +48,9 @@ static void bystander_moves(int port, struct bystander *b, const char *after)
     int n = (int)(sizeof BYSTANDER_MOVES / sizeof BYSTANDER_MOVES[0]);
     if (b->ply >= n)
         fail_msg("the bystander has no move left (after %s)", after);
-    int64_t t0 = sc_now_ms();
+    int64_t t0 = net_now_ms();
     int status = sc_move(port, b->id, b->token, BYSTANDER_MOVES[b->ply]);
-    int64_t ms = sc_now_ms() - t0;
+    int64_t ms = net_now_ms() - t0;
     if (status != 200 || ms > 1000)
         fail_msg("after %s the bystander's move was %d in %lld ms", after, status, (long long)ms);
     b->ply++;
@@ -236,9 +236,9 @@ static void test_input(void **state)
     int fd = sc_connect(s.port);
     char head[128];
     int n = snprintf(head, sizeof head, "GET /api/games/%s HTTP/1.1\r\nHost: x\r\n", id);
-    sc_send(fd, head, (size_t)n);
-    sc_send(fd, header, strlen(header));
-    sc_send(fd, "\r\n", 2);
+    net_send_all(fd, head, (size_t)n);
+    net_send_all(fd, header, strlen(header));
+    net_send_all(fd, "\r\n", 2);
     /* lws has no room for it (its header space is 4 KiB): it closes. */
     if (sc_read_reply(fd, &r))
         fail_msg("a 64 KiB header line: %d %s", r.status, r.body);
@@ -294,7 +294,7 @@ static void test_input(void **state)
     /* A NUL in the path: lws drops the connection before any callback. */
     fd = sc_connect(s.port);
     static const char nul[] = "GET /index.html%00.png HTTP/1.1\r\nHost: x\r\n\r\n";
-    sc_send(fd, nul, sizeof nul - 1);
+    net_send_all(fd, nul, sizeof nul - 1);
     assert_false(sc_read_reply(fd, &r));
     close(fd);
     sc_http(s.port, "DELETE", "/api/games", NULL, NULL, &r);
@@ -328,18 +328,18 @@ static void test_slow_clients(void **state)
     bool closed[SLOW] = {false};
     for (int i = 0; i < SLOW; i++)
         fd[i] = sc_connect_from(s.port, "127.0.0.3");
-    sc_send(fd[HALF_LINE], "GET /api/vari", 13);
+    net_send_all(fd[HALF_LINE], "GET /api/vari", 13);
     static const char head[] = "POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n{";
-    sc_send(fd[STALLED_BODY], head, sizeof head - 1);
-    sc_send(fd[TRICKLED_BODY], head, sizeof head - 1);
+    net_send_all(fd[STALLED_BODY], head, sizeof head - 1);
+    net_send_all(fd[TRICKLED_BODY], head, sizeof head - 1);
     static const char slow_head[] = "GET /api/variants HTTP/1.1\r\nHost: x\r\nX-Pad: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
-    int64_t t0 = sc_now_ms();
+    int64_t t0 = net_now_ms();
     int open_left = SLOW;
     for (int second = 0; open_left > 0 && second < REQUEST_SECONDS + 5; second++) {
         if (second < (int)sizeof slow_head - 1 && !closed[TRICKLED_HEADERS])
-            sc_send(fd[TRICKLED_HEADERS], slow_head + second, 1);
+            net_send_all(fd[TRICKLED_HEADERS], slow_head + second, 1);
         if (!closed[TRICKLED_BODY])
-            sc_send(fd[TRICKLED_BODY], " ", 1);
+            net_send_all(fd[TRICKLED_BODY], " ", 1);
         /* Meanwhile the bystander plays as if nothing were happening. */
         if (second % 3 == 0)
             bystander_moves(s.port, &b, "slow clients connected");
@@ -347,7 +347,7 @@ static void test_slow_clients(void **state)
             if (!closed[i] && sc_closed_within(fd[i], i == 0 ? 1000 : 1)) {
                 closed[i] = true;
                 open_left--;
-                int64_t at = sc_now_ms() - t0;
+                int64_t at = net_now_ms() - t0;
                 if (at < (REQUEST_SECONDS - 2) * 1000)
                     fail_msg("%s was closed after %lld ms only", names[i], (long long)at);
             }
@@ -408,11 +408,11 @@ static void test_flood(void **state)
     /* Once it lets go, the address is served again. */
     for (int i = 0; i < MAX_PER_ADDRESS; i++)
         close(held[i]);
-    sc_pause_ms(300);
+    net_pause_ms(300);
     for (int i = 0; i < 3; i++) {
         int fd = sc_connect_from(s.port, "127.0.0.2");
         snprintf(path, sizeof path, "GET /api/games/%s HTTP/1.1\r\nHost: x\r\n\r\n", id);
-        assert_true(sc_send(fd, path, strlen(path)));
+        assert_true(net_send_all(fd, path, strlen(path)));
         assert_true(sc_read_reply(fd, &r));
         assert_int_equal(r.status, 200);
         sc_reply_free(&r);
@@ -432,7 +432,7 @@ static void test_flood(void **state)
     assert_int_equal(r.status, 200);
     sc_reply_free(&r);
     int fd = sc_connect_from(s.port, "127.0.0.2");
-    assert_true(sc_send(fd, "GET /api/variants HTTP/1.1\r\nHost: x\r\n\r\n", 39));
+    assert_true(net_send_all(fd, "GET /api/variants HTTP/1.1\r\nHost: x\r\n\r\n", 39));
     assert_true(sc_read_reply(fd, &r));
     assert_int_equal(r.status, 200);
     sc_reply_free(&r);

@@ -197,9 +197,9 @@ static void test_locked_database(void **state)
     if (ok != 'y')
         fail_msg("the other process could not lock the database");
 
-    int64_t t0 = sc_now_ms();
+    int64_t t0 = net_now_ms();
     post_move(s.port, id, token, ply, &r);
-    int64_t ms = sc_now_ms() - t0;
+    int64_t ms = net_now_ms() - t0;
     if (r.status != 500 || !strstr(r.body, "could not be stored") ||
         !strstr(r.body, "database is locked"))
         fail_msg("a move on a locked database: %d %s", r.status, r.body);

@@ -79,15 +79,15 @@ static void first_legal(int port, const char *id, char *move, size_t size)
  * most ms; the last answer in r. */
 static void post_until(int port, const char *path, const char *body, int ms, sc_reply *r)
 {
-    int64_t deadline = sc_now_ms() + ms;
+    int64_t deadline = net_now_ms() + ms;
     for (;;) {
         sc_post(port, path, body, r);
-        if (r->status != 503 || sc_now_ms() > deadline)
+        if (r->status != 503 || net_now_ms() > deadline)
             return;
         if (!strstr(r->headers, "retry-after: "))
             fail_msg("POST %s: a 503 without Retry-After: %s", path, r->body);
         sc_reply_free(r);
-        sc_pause_ms(200);
+        net_pause_ms(200);
     }
 }
 
@@ -133,7 +133,7 @@ static void ws_move(int fd, const char *move, int ply, char moves[][32])
 {
     char msg[128];
     snprintf(msg, sizeof msg, "{\"type\":\"move\",\"move\":\"%s\"}", move);
-    int64_t deadline = sc_now_ms() + 20000;
+    int64_t deadline = net_now_ms() + 20000;
     sc_ws_write(fd, msg);
     for (;;) {
         char *text;
@@ -142,9 +142,9 @@ static void ws_move(int fd, const char *move, int ply, char moves[][32])
         json_t *o = json_loads(text, 0, NULL);
         const char *type = json_string_value(json_object_get(o, "type"));
         if (type && strcmp(type, "error") == 0) {
-            if (sc_now_ms() > deadline)
+            if (net_now_ms() > deadline)
                 fail_msg("move %s over the socket: %s", move, text);
-            sc_pause_ms(300);
+            net_pause_ms(300);
             sc_ws_write(fd, msg);
         } else if (type && strcmp(type, "state") == 0 &&
                    sc_int(json_object_get(o, "game"), "ply") >= ply) {
@@ -177,7 +177,7 @@ static void expect_moves(int port, const char *id, char moves[][32], int n)
 /* Whether every node of ports says its bus is up, within ms. */
 static bool buses_up(const int *ports, int n, int ms)
 {
-    int64_t deadline = sc_now_ms() + ms;
+    int64_t deadline = net_now_ms() + ms;
     for (;;) {
         int up = 0;
         for (int i = 0; i < n; i++) {
@@ -189,9 +189,9 @@ static bool buses_up(const int *ports, int n, int ms)
         }
         if (up == n)
             return true;
-        if (sc_now_ms() > deadline)
+        if (net_now_ms() > deadline)
             return false;
-        sc_pause_ms(200);
+        net_pause_ms(200);
     }
 }
 
@@ -280,7 +280,7 @@ static void test_three_nodes(void **state)
             sc_reply_free(&r);
         }
         if (!played)
-            sc_pause_ms(200);
+            net_pause_ms(200);
     }
     assert_true(played);
     snprintf(moves[n++], 32, "%s", move);

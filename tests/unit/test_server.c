@@ -273,7 +273,7 @@ static void test_api(void **state_)
     assert_string_equal(sc_str(r.json, "side"), "white");
     sc_reply_free(&r);
     /* No clock runs before the friend has come and both have moved once. */
-    sc_pause_ms(300);
+    net_pause_ms(300);
     sc_state(port, id, &r);
     json_t *clock = json_object_get(r.json, "clock");
     assert_true(json_is_null(json_object_get(clock, "running")));
@@ -290,14 +290,14 @@ static void test_api(void **state_)
     sc_post(port, path, "", &r);
     sc_expect_error(&r, 409, "an invite used twice");
     assert_int_equal(sc_move(port, id, black, "f6-g5"), 409); /* not black's turn */
-    sc_pause_ms(200);
+    net_pause_ms(200);
     assert_int_equal(sc_move_reply(port, id, token, "c3-d4", &r), 200);
     clock = json_object_get(r.json, "clock");
     assert_true(json_is_null(json_object_get(clock, "running")));
     assert_int_equal(sc_int(clock, "white_ms"), 300000); /* untimed, no increment */
     sc_reply_free(&r);
     assert_int_equal(sc_move(port, id, token, "e3-f4"), 409); /* out of turn */
-    sc_pause_ms(200);
+    net_pause_ms(200);
     assert_int_equal(sc_move_reply(port, id, black, "f6-g5", &r), 200);
     clock = json_object_get(r.json, "clock");
     assert_string_equal(sc_str(clock, "control"), "5+3");
@@ -305,7 +305,7 @@ static void test_api(void **state_)
     assert_int_equal(sc_int(clock, "black_ms"), 300000);
     assert_true(sc_int(clock, "white_ms") > 290000 && sc_int(clock, "white_ms") <= 300000);
     sc_reply_free(&r);
-    sc_pause_ms(100);
+    net_pause_ms(100);
     sc_state(port, id, &r);
     assert_true(sc_int(json_object_get(r.json, "clock"), "white_ms") < 300000);
     sc_reply_free(&r);
@@ -350,7 +350,7 @@ static void test_api(void **state_)
     sc_reply_free(&r);
     /* Its invite used, the finished game leaves memory (nobody watches it)
      * and is read back from the store, whole, when asked for. */
-    sc_pause_ms(500);
+    net_pause_ms(500);
     snprintf(path, sizeof path, "/api/games/%s?token=%s", id, token);
     sc_get(port, path, &r);
     assert_true(json_is_null(json_object_get(r.json, "rematch")));
@@ -477,7 +477,7 @@ static void test_limits(void **state_)
 /* Waits until game id is over; false on time. */
 static bool wait_over(int port, const char *id)
 {
-    int64_t deadline = sc_now_ms() + SC_WAIT_MS;
+    int64_t deadline = net_now_ms() + SC_WAIT_MS;
     for (;;) {
         sc_reply r;
         sc_state(port, id, &r);
@@ -485,16 +485,16 @@ static bool wait_over(int port, const char *id)
         sc_reply_free(&r);
         if (over)
             return true;
-        if (sc_now_ms() > deadline)
+        if (net_now_ms() > deadline)
             return false;
-        sc_pause_ms(20);
+        net_pause_ms(20);
     }
 }
 
 /* Waits until no draw offer stands in game id; false on time. */
 static bool wait_no_offer(int port, const char *id)
 {
-    int64_t deadline = sc_now_ms() + SC_WAIT_MS;
+    int64_t deadline = net_now_ms() + SC_WAIT_MS;
     for (;;) {
         sc_reply r;
         sc_state(port, id, &r);
@@ -502,9 +502,9 @@ static bool wait_no_offer(int port, const char *id)
         sc_reply_free(&r);
         if (!offered)
             return true;
-        if (sc_now_ms() > deadline)
+        if (net_now_ms() > deadline)
             return false;
-        sc_pause_ms(20);
+        net_pause_ms(20);
     }
 }
 

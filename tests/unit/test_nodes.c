@@ -299,6 +299,74 @@ static void test_three_nodes(void **state)
     stop_node(&c, SIGTERM);
 }
 
+/* game id's clock at port: white's and black's time left, in ms. */
+static void clock_at(int port, const char *id, long long *white, long long *black)
+{
+    sc_reply r;
+    sc_state(port, id, &r);
+    json_t *clock = json_object_get(r.json, "clock");
+    if (!json_is_object(clock))
+        fail_msg("port %d: no clock in %s", port, r.body);
+    *white = json_integer_value(json_object_get(clock, "white_ms"));
+    *black = json_integer_value(json_object_get(clock, "black_ms"));
+    sc_reply_free(&r);
+}
+
+/* A timed game whose owner dies: the node that takes it over charges the
+ * side to move nothing of the outage (each side resumes with its time
+ * after its last committed move), and the other side's time is as it was. */
+static void test_takeover_clock(void **state)
+{
+    (void)state;
+    sc_server a, b;
+    start_node(&a, "a", false);
+    start_node(&b, "b", false);
+    char id[16], white[48], black[48];
+    sc_reply r;
+    sc_create(a.port, "{\"opponent\":{\"type\":\"friend\"},\"side\":\"white\",\"clock\":\"5+0\"}",
+              id, white, &r);
+    char join[64];
+    snprintf(join, sizeof join, "/api%s", sc_str(r.json, "invite"));
+    sc_reply_free(&r);
+    sc_post(a.port, join, "{}", &r);
+    assert_int_equal(r.status, 200);
+    snprintf(black, sizeof black, "%s", sc_str(r.json, "token"));
+    sc_reply_free(&r);
+    /* Four moves on A: both clocks have started (they wait for each
+     * side's first move), White's runs. */
+    char move[32];
+    for (int ply = 1; ply <= 4; ply++) {
+        first_legal(a.port, id, move, sizeof move);
+        http_move(a.port, id, ply % 2 ? white : black, move, ply);
+    }
+    long long white_before, black_before;
+    clock_at(a.port, id, &white_before, &black_before);
+    assert_true(white_before > 0 && white_before <= 300000);
+
+    /* A dies; White's move through B is answered 503 until A's lease has
+     * expired and B has the game, then played: the outage (at least the
+     * lease) is not on White's clock, only the moments since B has it. */
+    int64_t killed = net_now_ms();
+    stop_node(&a, SIGKILL);
+    first_legal(b.port, id, move, sizeof move);
+    http_move(b.port, id, white, move, 5);
+    long long outage = net_now_ms() - killed;
+    long long white_after, black_after;
+    clock_at(b.port, id, &white_after, &black_after);
+    long long charged = white_before - white_after;
+    print_message("takeover: an outage of %lld ms, White charged %lld ms\n", outage, charged);
+    if (outage < 2000 || charged > 1000)
+        fail_msg("White was charged %lld ms of an outage of %lld ms (lease " LEASE " s)", charged,
+                 outage);
+    assert_true(charged >= 0);
+    /* Black's time is what it had after its last move (its clock has just
+     * started again). */
+    if (black_after > black_before || black_before - black_after > 500)
+        fail_msg("Black's time moved from %lld to %lld ms over the takeover", black_before,
+                 black_after);
+    stop_node(&b, SIGTERM);
+}
+
 /* A node without an engine (--no-engine) hands its computer game to one
  * with an engine: the game created there is played there, the computer
  * answering from the other node; it runs no analysis (503). */
@@ -357,6 +425,7 @@ int main(void)
     signal(SIGPIPE, SIG_IGN);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_teardown(test_three_nodes, sc_kill_all),
+        cmocka_unit_test_teardown(test_takeover_clock, sc_kill_all),
         cmocka_unit_test_teardown(test_no_engine, sc_kill_all),
         cmocka_unit_test_teardown(test_same_name, sc_kill_all),
     };

@@ -3,7 +3,8 @@
  * search.c - the engine: iterative deepening principal variation search.
  *
  * Each iteration searches the root moves one ply deeper than the last, the
- * previous best first.  Below the root, a node probes the transposition
+ * previous best first, within a window around the last score (aspiration),
+ * widened on the side where the score falls out of it.  Below the root, a node probes the transposition
  * table, generates its moves (no move left ends the game, and a capture is
  * compulsory), and searches them in order: the table's move, captures by
  * size, promotions, the two killers of the ply, then the rest by their
@@ -71,6 +72,10 @@
 #define SEARCH_CHECK_NODES 1024      /* nodes between two looks at the clock     */
 #define HISTORY_MAX        (1 << 16) /* history scores are halved beyond this    */
 #define NO_KILLER          0xFFFF
+/* Aspiration: the half width of the first window, and the iterations that
+ * use one. */
+#define ASPIRATION_DELTA 25
+#define ASPIRATION_DEPTH 4
 /* Sudden death: the moves a game is assumed still to last. */
 #define SEARCH_SUDDEN_DEATH_MOVES 30
 
@@ -815,16 +820,18 @@ static void report(struct dm_engine *e, int depth, int line, int score,
     e->lim.on_info(e->lim.info_ctx, &info);
 }
 
-/* One line of an iteration at depth: the root moves from order[first] on
- * (the lines before took the others), the previous iteration's best first,
- * which it keeps in front; the line's best goes to order[first].  With
- * full_window every move gets an exact score in e->root_score. */
+/* One line of an iteration at depth, within (alpha, beta): the root moves
+ * from order[first] on (the lines before took the others), the previous
+ * iteration's best first, which it keeps in front; the line's best goes to
+ * order[first].  A score at or below alpha is an upper bound (the first
+ * move's stands as the best), one at or above beta a lower bound (the
+ * search stops there).  With full_window every move gets an exact score
+ * in e->root_score. */
 static struct root_result search_root(struct dm_engine *e, const dm_position *pos, int depth,
-                                      int first, bool full_window)
+                                      int first, bool full_window, int alpha, int beta)
 {
     int count = e->stack[0].count;
     uint16_t *order = e->order; /* the root's slice starts the stack */
-    int alpha = -SEARCH_INF, beta = SEARCH_INF;
     struct root_result r = {-1, -SEARCH_INF};
     e->pv_len[0] = 0;
     int new_depth = count == 1 ? depth : depth - 1;
@@ -838,13 +845,13 @@ static struct root_result search_root(struct dm_engine *e, const dm_position *po
             s = -search(e, &next, 1, new_depth, -beta, -alpha);
         } else {
             s = -search(e, &next, 1, new_depth, -alpha - 1, -alpha);
-            if (s > alpha && !e->stop)
+            if (s > alpha && s < beta && !e->stop)
                 s = -search(e, &next, 1, new_depth, -beta, -alpha);
         }
         if (e->stop)
             break;
         e->root_score[i] = s;
-        if (s > r.score) {
+        if (k == first || (full_window ? s > r.score : s > alpha)) {
             r.score = s;
             r.index = i;
             update_pv(e, 0, m);
@@ -855,6 +862,8 @@ static struct root_result search_root(struct dm_engine *e, const dm_position *po
             order[first] = (uint16_t)i;
             if (k > first)
                 report(e, depth, first, s, DM_BOUND_LOWER, e->pv, e->pv_len[0]);
+            if (s >= beta)
+                break;
         }
     }
     return r;
@@ -942,6 +951,38 @@ static void fill_result(const struct dm_engine *e, dm_search_result *res, int de
     res->time_ms = now_ms(e) - e->begin_ms;
 }
 
+/* One line of an iteration: the best line, at depth ASPIRATION_DEPTH and
+ * more, first within a window around the last iteration's score, widened
+ * (twice as far each time) on the side it fails; other lines and decided
+ * scores with a full window.  A stop leaves r.index at -1 unless some move
+ * beat the window's floor (a score that is a bound of its own). */
+static struct root_result search_line(struct dm_engine *e, const dm_position *pos, int depth,
+                                      int line, bool full_window)
+{
+    int alpha = -SEARCH_INF, beta = SEARCH_INF, delta = ASPIRATION_DELTA;
+    int last = e->nlines > 0 ? e->lines[0].score : 0;
+    if (line == 0 && !full_window && depth >= ASPIRATION_DEPTH && e->nlines > 0 &&
+        !dm_score_plies_to_end(last)) {
+        alpha = last - delta;
+        beta = last + delta;
+    }
+    for (;;) {
+        struct root_result r = search_root(e, pos, depth, line, full_window, alpha, beta);
+        if (e->stop) {
+            if (r.index >= 0 && r.score <= alpha)
+                r.index = -1;
+            return r;
+        }
+        delta *= 2;
+        if (r.score <= alpha && alpha > -SEARCH_INF)
+            alpha = r.score - delta < -SEARCH_INF / 2 ? -SEARCH_INF : r.score - delta;
+        else if (r.score >= beta && beta < SEARCH_INF)
+            beta = r.score + delta > SEARCH_INF / 2 ? SEARCH_INF : r.score + delta;
+        else
+            return r;
+    }
+}
+
 /* The searching proper, once the root's moves are on the stack: the
  * iterations, and the result from the lines they kept.  Returns the
  * depth of the last finished iteration. */
@@ -959,7 +1000,7 @@ static int iterate(struct dm_engine *e, const dm_position *pos, int count)
         e->root_depth = depth;
         int nfound = 0;
         for (int j = 0; j < want; j++) {
-            struct root_result r = search_root(e, pos, depth, j, full_window);
+            struct root_result r = search_line(e, pos, depth, j, full_window);
             if (e->stop && (r.index < 0 || full_window))
                 break;
             /* A stopped line's best stands if it finished: every move

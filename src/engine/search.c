@@ -49,6 +49,7 @@
  * line j is the best of the root moves the lines before it did not take,
  * searched with a full window, so its score is exact.
  */
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -97,8 +98,23 @@ struct search_ply {
     uint16_t killer[2]; /* from << 8 | to of quiet moves that cut off here */
 };
 
+/* A Lazy SMP helper: an engine of its own that searches the main
+ * engine's root on its own thread, with the main engine's table. */
+struct helper {
+    struct dm_engine *engine;
+    pthread_t thread;
+    bool running;
+    /* What it searches: the main search's, valid while it runs. */
+    const struct dm_variant *v;
+    const dm_position *pos, *history;
+    int nhistory;
+    dm_search_limits limits;
+};
+
 struct dm_engine {
-    struct tt tt;
+    struct tt tt;      /* its own (a helper's is unallocated)             */
+    struct tt *table;  /* the one it searches with: its own, or its main
+                          engine's for a Lazy SMP helper                   */
     struct tt_keys keys;
     struct eval_tables eval;
     struct search_ply stack[SEARCH_MAX_PLY + 1];
@@ -120,6 +136,12 @@ struct dm_engine {
      * progress. */
     dm_search_line lines[DM_MAX_MULTIPV], found[DM_MAX_MULTIPV];
     int nlines;
+
+    /* Lazy SMP: the helpers searching beside this engine (threads - 1),
+     * and which helper this engine is (0: none, a main engine). */
+    struct helper helpers[DM_MAX_THREADS - 1];
+    int nhelpers;
+    int helper_index;
 
     /* Set by other threads (dm_engine_stop, dm_engine_ponder_hit), cleared
      * as a search returns. */
@@ -155,7 +177,8 @@ static int64_t now_ms(const struct dm_engine *e)
 
 /* ---- the engine object ------------------------------------------------- */
 
-dm_engine *dm_engine_new(size_t tt_mb)
+/* An engine without a table of its own (a helper's), or NULL. */
+static struct dm_engine *engine_alloc(void)
 {
     struct dm_engine *e = calloc(1, sizeof *e);
     if (!e)
@@ -166,11 +189,11 @@ dm_engine *dm_engine_new(size_t tt_mb)
     e->order_key = malloc(SEARCH_MOVE_STACK * sizeof *e->order_key);
     e->order = malloc(SEARCH_MOVE_STACK * sizeof *e->order);
     e->pv = malloc(PV_MOVES * sizeof *e->pv);
-    if (!e->moves || !e->order_key || !e->order || !e->pv ||
-        !tt_init(&e->tt, tt_mb ? tt_mb : 16)) {
+    if (!e->moves || !e->order_key || !e->order || !e->pv) {
         dm_engine_free(e);
         return NULL;
     }
+    e->table = &e->tt;
     tt_keys_init(&e->keys);
     e->move_room = SEARCH_MOVE_STACK;
     atomic_init(&e->stop_request, false);
@@ -178,10 +201,22 @@ dm_engine *dm_engine_new(size_t tt_mb)
     return e;
 }
 
+dm_engine *dm_engine_new(size_t tt_mb)
+{
+    struct dm_engine *e = engine_alloc();
+    if (e && !tt_init(&e->tt, tt_mb ? tt_mb : 16)) {
+        dm_engine_free(e);
+        return NULL;
+    }
+    return e;
+}
+
 void dm_engine_free(dm_engine *e)
 {
     if (!e)
         return;
+    for (int i = 0; i < e->nhelpers; i++)
+        dm_engine_free(e->helpers[i].engine);
     tt_free(&e->tt);
     free(e->moves);
     free(e->order_key);
@@ -189,6 +224,28 @@ void dm_engine_free(dm_engine *e)
     free(e->pv);
     free(e->game_keys);
     free(e);
+}
+
+int dm_engine_set_threads(dm_engine *e, int threads)
+{
+    if (threads < 1 || threads > DM_MAX_THREADS)
+        return -1;
+    while (e->nhelpers > threads - 1)
+        dm_engine_free(e->helpers[--e->nhelpers].engine);
+    while (e->nhelpers < threads - 1) {
+        struct dm_engine *h = engine_alloc();
+        if (!h)
+            return -1;
+        h->table = &e->tt;
+        h->helper_index = e->nhelpers + 1;
+        e->helpers[e->nhelpers++].engine = h;
+    }
+    return 0;
+}
+
+int dm_engine_threads(const dm_engine *e)
+{
+    return 1 + e->nhelpers;
 }
 
 void dm_engine_new_game(dm_engine *e)
@@ -532,7 +589,7 @@ static void play_known(struct dm_engine *e, const dm_position *pos, int ply, con
         abort();
 #endif
     if (!known || e->v->frisian_king_limit)
-        tt_prefetch(&e->tt, child->key);
+        tt_prefetch(e->table, child->key);
     bool reversible = m->njumps == 0 && !(m->flags & (DM_MOVE_REMOVAL | DM_MOVE_PROMOTES)) &&
                       (pos->kings & BIT128(m->from));
     child->reversible = reversible ? e->stack[ply].reversible + 1 : 0;
@@ -551,9 +608,10 @@ static void play(struct dm_engine *e, const dm_position *pos, int ply, const dm_
 static bool tt_cutoff(struct dm_engine *e, uint64_t key, int ply, int depth, int alpha, int beta,
                       bool pv_node, int *move, int *from, int *to, int *cut)
 {
-    const struct tt_entry *te = tt_probe(&e->tt, key);
-    if (!te)
+    struct tt_entry entry;
+    if (!tt_probe(e->table, key, &entry))
         return false;
+    const struct tt_entry *te = &entry;
     *move = te->move;
     *from = te->from;
     *to = (uint8_t)te->key;
@@ -681,7 +739,7 @@ static int search(struct dm_engine *e, const dm_position *pos, int ply, int dept
             if (s >= beta) {
                 if (is_quiet(&hash_move))
                     reward_quiet(e, pos->side, ply, &hash_move, depth);
-                tt_store(&e->tt, sp->key, tt_score_to(best, ply), depth, TT_LOWER, tt_move,
+                tt_store(e->table, sp->key, tt_score_to(best, ply), depth, TT_LOWER, tt_move,
                          tt_from, tt_to);
                 return best;
             }
@@ -739,7 +797,7 @@ static int search(struct dm_engine *e, const dm_position *pos, int ply, int dept
         if (k + 1 < count) {
             next_i = next_move(sp, k + 1);
             next_key = tt_key_move(&e->keys, sp->key, pos, &moves[next_i]);
-            tt_prefetch(&e->tt, next_key);
+            tt_prefetch(e->table, next_key);
         }
         int s;
         if (k == 0) {
@@ -781,10 +839,10 @@ static int search(struct dm_engine *e, const dm_position *pos, int ply, int dept
     }
     enum tt_bound bound = best >= beta ? TT_LOWER : best > old_alpha ? TT_EXACT : TT_UPPER;
     if (bound == TT_UPPER)
-        tt_store(&e->tt, sp->key, tt_score_to(best, ply), depth, bound, TT_NO_MOVE, DM_NO_CELL,
+        tt_store(e->table, sp->key, tt_score_to(best, ply), depth, bound, TT_NO_MOVE, DM_NO_CELL,
                  DM_NO_CELL);
     else
-        tt_store(&e->tt, sp->key, tt_score_to(best, ply), depth, bound,
+        tt_store(e->table, sp->key, tt_score_to(best, ply), depth, bound,
                  tt_code(&moves[best_index], best_index, count), moves[best_index].from,
                  moves[best_index].to);
     return best;
@@ -996,7 +1054,9 @@ static int iterate(struct dm_engine *e, const dm_position *pos, int count)
         want = DM_MAX_MULTIPV;
     int max_depth = e->lim.depth > 0 && e->lim.depth < DM_MAX_DEPTH ? e->lim.depth : DM_MAX_DEPTH;
     int done = 0;
-    for (int depth = 1; depth <= max_depth; depth++) {
+    /* Helpers of odd index start a ply deeper, so that the threads are
+     * not all at the same depth at once. */
+    for (int depth = 1 + (e->helper_index & 1); depth <= max_depth; depth++) {
         e->root_depth = depth;
         int nfound = 0;
         for (int j = 0; j < want; j++) {
@@ -1030,6 +1090,52 @@ static int iterate(struct dm_engine *e, const dm_position *pos, int count)
         e->nlines = 1;
     }
     return done;
+}
+
+/* ---- Lazy SMP ----------------------------------------------------------------- */
+
+static void *helper_main(void *arg)
+{
+    struct helper *h = arg;
+    dm_search_result r;
+    dm_engine_search(h->engine, h->v, h->pos, h->history, h->nhistory, &h->limits, &r);
+    return NULL;
+}
+
+/* Starts the helpers on the main search's position: no time or node
+ * limit (the main search stops them), its depth, no reports.  A helper
+ * whose thread cannot start is left out. */
+static void start_helpers(struct dm_engine *e, const dm_position *pos, const dm_position *history,
+                          int nhistory)
+{
+    for (int i = 0; i < e->nhelpers; i++) {
+        struct helper *h = &e->helpers[i];
+        h->v = e->v;
+        h->pos = pos;
+        h->history = history;
+        h->nhistory = nhistory;
+        h->limits = (dm_search_limits){.depth = e->lim.depth};
+        h->running = pthread_create(&h->thread, NULL, helper_main, h) == 0;
+    }
+}
+
+/* Stops the helpers and waits for them; their nodes count in the result.
+ * A stop that came after a helper ended on its own is dropped: nothing
+ * else signals a helper. */
+static void stop_helpers(struct dm_engine *e, dm_search_result *result)
+{
+    for (int i = 0; i < e->nhelpers; i++)
+        if (e->helpers[i].running)
+            dm_engine_stop(e->helpers[i].engine);
+    for (int i = 0; i < e->nhelpers; i++) {
+        struct helper *h = &e->helpers[i];
+        if (!h->running)
+            continue;
+        pthread_join(h->thread, NULL);
+        h->running = false;
+        dm_engine_forget_signals(h->engine);
+        result->nodes += h->engine->nodes;
+    }
 }
 
 /* Forgets the other threads' signals: they were for the search ending. */
@@ -1083,15 +1189,19 @@ int dm_engine_search(dm_engine *e, const dm_variant *v, const dm_position *pos,
     set_slices(e, root, 0, count);
 
     /* The first ordering: as any node orders, with the table's move. */
-    const struct tt_entry *te = tt_probe(&e->tt, root->key);
-    int te_index = te ? te->move & TT_INDEX : TT_NO_MOVE;
-    order_moves(e, pos, 0, te_index < count ? te_index : TT_NO_MOVE, te ? te->from : DM_NO_CELL);
+    struct tt_entry te;
+    bool found = tt_probe(e->table, root->key, &te);
+    int te_index = found ? te.move & TT_INDEX : TT_NO_MOVE;
+    order_moves(e, pos, 0, te_index < count ? te_index : TT_NO_MOVE, found ? te.from : DM_NO_CELL);
     for (int k = 0; k < count; k++)
         next_move(root, k);
     plan_time(e, count);
 
+    if (e->nhelpers && count > 1)
+        start_helpers(e, pos, history, nhistory);
     int done = iterate(e, pos, count);
     wait_for_hit(e);
     fill_result(e, result, done);
+    stop_helpers(e, result);
     return search_returns(e, 0);
 }

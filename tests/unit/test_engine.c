@@ -346,6 +346,76 @@ static uint64_t next_random(uint64_t *s)
     return *s >> 33;
 }
 
+/* Lazy SMP: threads out of range refused; three threads sharing the
+ * table find a forced shot and play legal lines in every variant, from
+ * the start and after random plies (with the game as history), by depth
+ * and by nodes; back to one thread, the search is reproducible again. */
+static void test_lazy_smp(void **state)
+{
+    (void)state;
+    dm_engine *e = dm_engine_new(1);
+    assert_non_null(e);
+    assert_int_equal(dm_engine_threads(e), 1);
+    assert_int_equal(dm_engine_set_threads(e, 0), -1);
+    assert_int_equal(dm_engine_set_threads(e, DM_MAX_THREADS + 1), -1);
+    assert_int_equal(dm_engine_threads(e), 1);
+    assert_int_equal(dm_engine_set_threads(e, 3), 0);
+    assert_int_equal(dm_engine_threads(e), 3);
+
+    /* The shot of test_shot_one_for_three, on three threads. */
+    const dm_variant *intl = tu_variant("international");
+    dm_position shot;
+    tu_position(intl, "W:W32,33,37,41:B12,22,23", &shot);
+    dm_search_limits deep = {.depth = 6};
+    dm_search_result r;
+    assert_int_equal(dm_engine_search(e, intl, &shot, NULL, 0, &deep, &r), 0);
+    dm_move want = tu_legal_move(intl, &shot, "32-28", 0);
+    assert_true(dm_move_same(&r.best, &want));
+    assert_int_equal(r.score, DM_SCORE_WIN - 3);
+
+    uint64_t seed = 99;
+    static dm_position game[64];
+    static dm_move_list legal;
+    for (int vi = 0; vi < dm_variant_count(); vi++) {
+        const dm_variant *v = dm_variant_at(vi);
+        int n = 0;
+        dm_position_start(v, &game[0]);
+        int plies = (int)(next_random(&seed) % 40);
+        while (n < plies && dm_position_outcome(v, &game[n]) == DM_ONGOING) {
+            dm_generate(v, &game[n], &legal, 0);
+            game[n + 1] = game[n];
+            dm_make_move(v, &game[n + 1], &legal.moves[next_random(&seed) % (uint64_t)legal.count]);
+            n++;
+        }
+        dm_search_limits by_depth = {.depth = tu_quick() ? 3 : 5};
+        dm_search_limits by_nodes = {.nodes = tu_quick() ? 500 : 4000};
+        check_search(e, v, &game[n], game, n, &by_depth);
+        check_search(e, v, &game[n], game, n, &by_nodes);
+    }
+
+    /* The start, after a new game. */
+    dm_position start;
+    dm_position_start(intl, &start);
+    dm_search_limits six = {.depth = 6};
+    dm_engine_new_game(e);
+    assert_int_equal(dm_engine_search(e, intl, &start, NULL, 0, &six, &r), 0);
+    assert_true(is_legal(intl, &start, &r.best));
+
+    /* One thread again: the same nodes as a fresh engine's. */
+    assert_int_equal(dm_engine_set_threads(e, 1), 0);
+    assert_int_equal(dm_engine_threads(e), 1);
+    dm_engine *fresh = dm_engine_new(1);
+    assert_non_null(fresh);
+    dm_search_result a, b;
+    dm_engine_new_game(e);
+    assert_int_equal(dm_engine_search(e, intl, &start, NULL, 0, &six, &a), 0);
+    assert_int_equal(dm_engine_search(fresh, intl, &start, NULL, 0, &six, &b), 0);
+    assert_int_equal(a.nodes, b.nodes);
+    assert_true(dm_move_same(&a.best, &b.best));
+    dm_engine_free(fresh);
+    dm_engine_free(e);
+}
+
 /* Every variant, from its start and from positions of random games (with
  * the game so far as history), at a node limit, and at the weak levels'
  * random choice. */
@@ -883,6 +953,7 @@ int main(void)
         cmocka_unit_test(test_every_variant),
         cmocka_unit_test(test_eval_start),
         cmocka_unit_test(test_two_threads),
+        cmocka_unit_test(test_lazy_smp),
         cmocka_unit_test(test_move_stack_overflow),
         cmocka_unit_test(test_info_reports),
         cmocka_unit_test(test_stop_from_another_thread),

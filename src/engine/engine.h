@@ -132,6 +132,21 @@ static inline int tt_score_from(int score, int ply)
 
 /* ---- search.c ------------------------------------------------------------- */
 
+/* The time a search may take, in ms after the move's time begins; 0: no
+ * limit. */
+struct time_plan {
+    int64_t soft_ms; /* no iteration starts after this                    */
+    int64_t hard_ms; /* the search stops here                             */
+    bool clock;      /* from a clock: soft stretches, and an iteration that
+                        would not end before hard is not started          */
+};
+
+/* The plan for a search within limits of a position with nroot moves. */
+void search_plan_time(const dm_search_limits *limits, int nroot, struct time_plan *plan);
+/* Whether another iteration starts (search.c tells the rule). */
+bool search_goes_on(const struct time_plan *plan, int64_t elapsed, int64_t last_ms,
+                    bool best_changed, int score_drop);
+
 /* For the tests: lets the plies below the root use only room moves of the
  * move stack (clamped to its size), so that the overflow rule is tried. */
 void search_set_move_room(dm_engine *e, int room);

@@ -79,6 +79,8 @@
 #define ASPIRATION_DEPTH 4
 /* Sudden death: the moves a game is assumed still to last. */
 #define SEARCH_SUDDEN_DEATH_MOVES 30
+/* A fall of the best score between iterations that earns more time. */
+#define SEARCH_SCORE_DROP 30
 
 /* Move ordering keys: each class above every score of the next. */
 #define ORDER_TT      (1 << 30)
@@ -158,8 +160,9 @@ struct dm_engine {
     bool stop;
     bool pondering; /* the time limits wait for a ponder hit          */
     int64_t begin_ms;                   /* when the search began          */
-    int64_t start_ms, soft_ms, hard_ms; /* deadlines after start (the move's
-                                           time: a ponder hit moves it); 0: none */
+    int64_t start_ms;                   /* when the move's time began (a
+                                           ponder hit moves it)           */
+    struct time_plan plan;              /* its deadlines after start      */
     int root_score[DM_MAX_MOVES];       /* full-window scores (random_margin) */
 };
 
@@ -285,26 +288,28 @@ void search_set_move_room(dm_engine *e, int room)
 
 /* ---- limits -------------------------------------------------------------- */
 
-/* The deadlines: soft, after which no new iteration starts, and hard, at
- * which the search stops where it is (the root's best so far stands).
+/* The deadlines (struct time_plan): soft, after which no new iteration
+ * starts, and hard, at which the search stops where it is (the root's best
+ * so far stands).
  *
  * A fixed time per move is time that is lost if not used: the search goes
  * on to its end (soft = hard), and the root's best of the iteration it
  * stops in stands if it was searched.  With a clock the move gets its
  * share of the time left until more comes, plus most of the increment,
  * never more than a third of what is left (all of it, less a margin, for
- * the last move of a period); no new iteration starts past 2/5 of it (an
- * iteration takes several times the one before).  A clock is not used up
- * as a fixed time is: its margin must absorb what the move costs around
- * the search, which on a loaded machine is more than a tenth of a short
- * time (at 0.1 and 0.5 s a move most games were lost on time by either
- * side).  Tried: a soft limit of 3/5 and a hard one of three shares,
- * 18-35-24 in 77 games at 6 s + 0.01 s, within error but no better.
- * With both a fixed time and a clock, the shorter wins. */
-static void plan_time(struct dm_engine *e, int nroot)
+ * the last move of a period), its hard limit.  No new iteration starts
+ * past 2/5 of it (an iteration takes several times the one before), more
+ * when the search is unstable, nor one that would probably not end before
+ * the hard limit (search_goes_on).  A clock's margin must absorb what the
+ * move costs around the search, which on a loaded machine is more than a
+ * tenth of a short time (at 0.1 and 0.5 s a move most games were lost on
+ * time by either side; a hard limit of twice the share lost 3 games of 4
+ * on time at 3 s + 0.02 s with the machine at a load of 20).  With both a
+ * fixed time and a clock, the shorter wins. */
+void search_plan_time(const dm_search_limits *l, int nroot, struct time_plan *plan)
 {
-    const dm_search_limits *l = &e->lim;
     int64_t hard = 0, soft = 0;
+    bool clock = false;
     if (l->move_time_ms > 0)
         hard = soft = l->move_time_ms;
     if (l->time_left_ms > 0) {
@@ -321,9 +326,10 @@ static void plan_time(struct dm_engine *e, int nroot)
         if (hard == 0 || share < hard) {
             hard = share;
             soft = share * 2 / 5;
+            clock = true;
         }
     }
-    e->soft_ms = e->hard_ms = 0;
+    *plan = (struct time_plan){0};
     if (l->move_time_ms <= 0 && l->time_left_ms <= 0)
         return;
     if (hard < 1)
@@ -331,8 +337,31 @@ static void plan_time(struct dm_engine *e, int nroot)
     /* A single legal move needs no thought. */
     if (nroot == 1)
         soft = 0;
-    e->hard_ms = hard;
-    e->soft_ms = soft < 1 ? 1 : soft;
+    plan->hard_ms = hard;
+    plan->soft_ms = soft < 1 ? 1 : soft;
+    plan->clock = clock;
+}
+
+/* Whether a search on a clock starts another iteration, elapsed ms after
+ * the move's time began, the last iteration having taken last_ms: not past
+ * the soft limit, which stretches to twice as far when the last iteration
+ * changed its mind about the best move and half as far again when its
+ * score fell by SEARCH_SCORE_DROP or more (never past the hard limit), and
+ * not when twice the last iteration's time would reach the hard limit (the
+ * next one takes longer).  A fixed time starts iterations until its soft
+ * limit, which is its end. */
+bool search_goes_on(const struct time_plan *plan, int64_t elapsed, int64_t last_ms,
+                    bool best_changed, int score_drop)
+{
+    if (!plan->soft_ms)
+        return true;
+    if (!plan->clock)
+        return elapsed < plan->soft_ms;
+    int64_t scale = 100 + (best_changed ? 100 : 0) + (score_drop >= SEARCH_SCORE_DROP ? 50 : 0);
+    int64_t soft = plan->soft_ms * scale / 100;
+    if (soft > plan->hard_ms)
+        soft = plan->hard_ms;
+    return elapsed < soft && elapsed + 2 * last_ms < plan->hard_ms;
 }
 
 /* Whether the search must stop now: called at every node.  A ponder hit
@@ -350,8 +379,8 @@ static bool out_of_budget(struct dm_engine *e)
             e->pondering = false;
             e->start_ms = now_ms(e);
         }
-    } else if (e->hard_ms && e->nodes % SEARCH_CHECK_NODES == 0 &&
-               now_ms(e) - e->start_ms >= e->hard_ms)
+    } else if (e->plan.hard_ms && e->nodes % SEARCH_CHECK_NODES == 0 &&
+               now_ms(e) - e->start_ms >= e->plan.hard_ms)
         e->stop = true;
     return e->stop;
 }
@@ -1054,10 +1083,13 @@ static int iterate(struct dm_engine *e, const dm_position *pos, int count)
         want = DM_MAX_MULTIPV;
     int max_depth = e->lim.depth > 0 && e->lim.depth < DM_MAX_DEPTH ? e->lim.depth : DM_MAX_DEPTH;
     int done = 0;
+    int64_t iteration_began = 0;
     /* Helpers of odd index start a ply deeper, so that the threads are
      * not all at the same depth at once. */
     for (int depth = 1 + (e->helper_index & 1); depth <= max_depth; depth++) {
         e->root_depth = depth;
+        dm_move last_best = e->nlines > 0 ? e->lines[0].pv[0] : e->moves[e->order[0]];
+        int last_score = e->nlines > 0 ? e->lines[0].score : 0;
         int nfound = 0;
         for (int j = 0; j < want; j++) {
             struct root_result r = search_line(e, pos, depth, j, full_window);
@@ -1079,8 +1111,14 @@ static int iterate(struct dm_engine *e, const dm_position *pos, int count)
         int to_end = dm_score_plies_to_end(e->lines[0].score);
         if (to_end && abs(to_end) + 2 <= depth)
             break; /* a forced end well within the horizon */
-        if (e->soft_ms && !e->pondering && now_ms(e) - e->start_ms >= e->soft_ms)
+        if (e->pondering)
+            continue;
+        int64_t elapsed = now_ms(e) - e->start_ms;
+        bool changed = depth > 1 && !dm_move_same(&last_best, &e->lines[0].pv[0]);
+        int drop = depth > 1 ? last_score - e->lines[0].score : 0;
+        if (!search_goes_on(&e->plan, elapsed, elapsed - iteration_began, changed, drop))
             break;
+        iteration_began = elapsed;
     }
     if (e->nlines == 0) /* stopped before any root move was searched */
         line_of_move(&e->lines[e->nlines++], &e->moves[e->order[0]], 0, 0, DM_BOUND_LOWER);
@@ -1195,7 +1233,7 @@ int dm_engine_search(dm_engine *e, const dm_variant *v, const dm_position *pos,
     order_moves(e, pos, 0, te_index < count ? te_index : TT_NO_MOVE, found ? te.from : DM_NO_CELL);
     for (int k = 0; k < count; k++)
         next_move(root, k);
-    plan_time(e, count);
+    search_plan_time(&e->lim, count, &e->plan);
 
     if (e->nhelpers && count > 1)
         start_helpers(e, pos, history, nhistory);

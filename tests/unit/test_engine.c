@@ -313,6 +313,71 @@ static void test_time_limits(void **state)
     dm_engine_free(e);
 }
 
+/* The plan's arithmetic (search_plan_time), figure by figure. */
+static void test_time_plan(void **state)
+{
+    (void)state;
+    static const struct {
+        dm_search_limits limits;
+        int nroot;
+        struct time_plan want;
+    } cases[] = {
+        /* No time limit. */
+        {{.depth = 5}, 10, {0, 0, false}},
+        /* A fixed time is used to its end. */
+        {{.move_time_ms = 500}, 10, {500, 500, false}},
+        /* Sudden death, 6 s: a margin of 600 ms; 5400 over 30 moves is a
+         * share of 180, the hard limit, soft 2/5 of it. */
+        {{.time_left_ms = 6000}, 10, {72, 180, true}},
+        /* 10 s + 0.5 s: margin 1000, share 9000 / 30 + 375 = 675. */
+        {{.time_left_ms = 10000, .increment_ms = 500}, 10, {270, 675, true}},
+        /* 10 moves in 60 s: margin 1000 (its cap), share 5900. */
+        {{.time_left_ms = 60000, .moves_to_go = 10}, 10, {2360, 5900, true}},
+        /* 1 s + 2 s: the share (30 + 1500) is capped at a third of 900. */
+        {{.time_left_ms = 1000, .increment_ms = 2000}, 10, {120, 300, true}},
+        /* The last move of a period: all of 100 ms less 20. */
+        {{.time_left_ms = 100, .moves_to_go = 1}, 10, {32, 80, true}},
+        /* A clock nearly out: at least a millisecond. */
+        {{.time_left_ms = 5}, 10, {1, 1, true}},
+        /* The shorter of a fixed time and a clock's hard limit. */
+        {{.move_time_ms = 100, .time_left_ms = 6000}, 10, {100, 100, false}},
+        {{.move_time_ms = 1000, .time_left_ms = 6000}, 10, {72, 180, true}},
+        /* A single legal move: one iteration. */
+        {{.time_left_ms = 6000}, 1, {1, 180, true}},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct time_plan p;
+        search_plan_time(&cases[i].limits, cases[i].nroot, &p);
+        if (p.soft_ms != cases[i].want.soft_ms || p.hard_ms != cases[i].want.hard_ms ||
+            p.clock != cases[i].want.clock)
+            fail_msg("case %zu: soft %lld hard %lld clock %d, expected %lld %lld %d", i,
+                     (long long)p.soft_ms, (long long)p.hard_ms, p.clock,
+                     (long long)cases[i].want.soft_ms, (long long)cases[i].want.hard_ms,
+                     cases[i].want.clock);
+    }
+
+    /* When another iteration starts. */
+    struct time_plan clock = {72, 180, true}, fixed = {500, 500, false}, none = {0, 0, false};
+    assert_true(search_goes_on(&clock, 71, 10, false, 0));
+    assert_false(search_goes_on(&clock, 72, 10, false, 0));
+    /* A new best move doubles the soft limit; a fall of 30 adds half
+     * (180 here, the hard limit, which caps it). */
+    assert_true(search_goes_on(&clock, 143, 0, true, 0));
+    assert_false(search_goes_on(&clock, 144, 0, true, 0));
+    assert_true(search_goes_on(&clock, 179, 0, true, 30));
+    assert_false(search_goes_on(&clock, 180, 0, true, 30));
+    assert_false(search_goes_on(&clock, 144, 0, true, 29));
+    assert_true(search_goes_on(&clock, 107, 0, false, 30));
+    assert_false(search_goes_on(&clock, 108, 0, false, 30));
+    /* Twice the last iteration would reach the hard limit. */
+    assert_true(search_goes_on(&clock, 10, 84, false, 0));
+    assert_false(search_goes_on(&clock, 10, 85, false, 0));
+    /* A fixed time goes on to its end, however long iterations take. */
+    assert_true(search_goes_on(&fixed, 499, 400, true, 100));
+    assert_false(search_goes_on(&fixed, 500, 0, false, 0));
+    assert_true(search_goes_on(&none, 1000000, 1000000, false, 0));
+}
+
 /* Checks a search of pos: a legal best move, a principal variation of
  * legal moves starting with it. */
 static void check_search(dm_engine *e, const dm_variant *v, const dm_position *pos,
@@ -950,6 +1015,7 @@ int main(void)
         cmocka_unit_test(test_repetition),
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_time_limits),
+        cmocka_unit_test(test_time_plan),
         cmocka_unit_test(test_every_variant),
         cmocka_unit_test(test_eval_start),
         cmocka_unit_test(test_two_threads),

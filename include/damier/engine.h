@@ -114,6 +114,9 @@ typedef struct dm_search_limits {
      * one after another within each iteration.  Ignored with
      * random_margin, which scores every root move anyway. */
     int multipv;
+    /* The draw rules whose move counters the search applies (a position
+     * they draw scores 0), as dm_game_new's. */
+    enum dm_rules rules;
 } dm_search_limits;
 
 typedef struct dm_search_result {

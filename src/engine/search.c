@@ -88,6 +88,19 @@
 #define ORDER_PROMO   (1 << 22)
 #define ORDER_KILLER  (1 << 20)
 
+/* The draw rules' move counters as the search applies them (see
+ * counter_draw): the shortest king-only run that draws, and the counters
+ * that run while a material holds. */
+struct counter_draws {
+    int quiet_limit; /* plies of quiet king moves that draw; 0: none       */
+    int nmaterial;
+    struct {
+        uint8_t material; /* enum draw_material                            */
+        int plies;        /* plies without capture or promotion that draw  */
+    } material[DRAW_MAX_COUNTERS];
+    int min_plies;    /* the least of their plies                          */
+};
+
 /* The state of one ply of the current line. */
 struct search_ply {
     int base;           /* where its moves start on the move stack         */
@@ -97,6 +110,7 @@ struct search_ply {
     uint16_t *order;    /*   and the order they are tried in                */
     uint64_t key;       /* of this ply's position                          */
     int reversible;     /* plies back to the last capture or man move      */
+    int same_material;  /* plies back to the last capture or promotion     */
     uint16_t killer[2]; /* from << 8 | to of quiet moves that cut off here */
 };
 
@@ -152,6 +166,7 @@ struct dm_engine {
 
     /* The search in progress. */
     const struct dm_variant *v;
+    struct counter_draws draws; /* the draw rules' counters in force     */
     bool has_quiet; /* the variant has moves that capture nothing */
     dm_search_limits lim;
     uint64_t nodes;
@@ -405,6 +420,14 @@ static bool reversible_step(const dm_position *a, const dm_position *b)
            popcount128(a->white | a->black) == popcount128(b->white | b->black);
 }
 
+/* Whether b can follow a without a capture or a promotion. */
+static bool same_material_step(const dm_position *a, const dm_position *b)
+{
+    return popcount128(a->white) == popcount128(b->white) &&
+           popcount128(a->black) == popcount128(b->black) &&
+           popcount128(a->kings) == popcount128(b->kings);
+}
+
 /* The key of the position back plies before ply (which may reach into the
  * game before the root). */
 static uint64_t key_before(const struct dm_engine *e, int ply, int back)
@@ -427,6 +450,97 @@ static bool repeated(const struct dm_engine *e, int ply)
     return false;
 }
 
+/* ---- the move counters ---------------------------------------------------- */
+
+/*
+ * The draw rules' counters (the variant's record, under the limits' rules)
+ * as the search can apply them from what each ply knows, never drawing a
+ * game the rules would not: a counter of plies without capture (MAT_ANY)
+ * draws after quiet_limit plies of king moves (a run that a man move ends
+ * too, so it is never longer than the rule's count); a counter that runs
+ * while a material holds, reset by the captures and promotions that alone
+ * change it, draws once the material has stood that long (the strong
+ * side's moves: twice as many plies).  Left out, so never claimed: the
+ * long diagonal's conditions and Turkish's one piece against one (whether
+ * a capture is on).  The game before the root counts only as far as the
+ * history given reaches.
+ */
+static void load_counters(struct dm_engine *e, enum dm_rules rules)
+{
+    struct counter_draws *d = &e->draws;
+    memset(d, 0, sizeof *d);
+    const struct draw_rules *dr = e->v->draw[rules == DM_RULES_OFFICIAL ? 1 : 0];
+    if (!dr)
+        return;
+    for (int i = 0; i < DRAW_MAX_COUNTERS && dr->counter[i].reason; i++) {
+        const struct draw_counter *c = &dr->counter[i];
+        if (c->unless_capture || c->diagonal != DIAG_ANY || c->limit == 0)
+            continue;
+        if (c->material == MAT_ANY) {
+            if (c->reset & RESET_CAPTURE && (!d->quiet_limit || c->limit < d->quiet_limit))
+                d->quiet_limit = c->limit;
+            continue;
+        }
+        if ((c->reset & ~(RESET_CAPTURE | RESET_PROMOTION)) ||
+            !(c->reset & RESET_CAPTURE) || !(c->reset & RESET_PROMOTION))
+            continue;
+        int plies = c->strong_moves ? 2 * c->limit : c->limit;
+        d->material[d->nmaterial].material = c->material;
+        d->material[d->nmaterial++].plies = plies;
+        if (!d->min_plies || plies < d->min_plies)
+            d->min_plies = plies;
+    }
+}
+
+/* Whether the material of pos fits mat (struct draw_counter). */
+static bool material_holds(enum draw_material mat, const dm_position *pos)
+{
+    int n[2] = {popcount128(pos->white), popcount128(pos->black)};
+    int k[2] = {popcount128(pos->white & pos->kings), popcount128(pos->black & pos->kings)};
+    int total = n[0] + n[1];
+    switch (mat) {
+    case MAT_BOTH_KINGS_4_5:
+        return k[0] && k[1] && total >= 4 && total <= 5;
+    case MAT_BOTH_KINGS_6_7:
+        return k[0] && k[1] && total >= 6 && total <= 7;
+    case MAT_ONE_V_ONE:
+        return n[0] == 1 && n[1] == 1;
+    default:
+        break;
+    }
+    for (int weak = 0; weak < 2; weak++) {
+        int s = weak ^ 1;
+        if (n[weak] != 1 || k[weak] != 1)
+            continue;
+        bool fits = mat == MAT_KINGS_3PLUS_V_KING ? n[s] >= 3 && k[s] == n[s]
+                    : mat == MAT_KINGS_3_V_KING   ? n[s] == 3 && k[s] == 3
+                    : mat == MAT_KINGS_2_V_KING   ? n[s] == 2 && k[s] == 2
+                    : mat == MAT_KING_V_KING      ? n[s] == 1 && k[s] == 1
+                    : mat == MAT_3_WITH_KING_V_KING ? n[s] == 3 && k[s] >= 1
+                    : mat == MAT_2_WITH_KING_V_KING ? n[s] >= 1 && n[s] <= 2 && k[s] >= 1
+                                                    : false;
+        if (fits)
+            return true;
+    }
+    return false;
+}
+
+/* Whether a move counter has drawn the position at ply. */
+static bool counter_draw(const struct dm_engine *e, const dm_position *pos, int ply)
+{
+    const struct counter_draws *d = &e->draws;
+    const struct search_ply *sp = &e->stack[ply];
+    if (d->quiet_limit && sp->reversible >= d->quiet_limit)
+        return true;
+    if (!d->min_plies || sp->same_material < d->min_plies)
+        return false;
+    for (int i = 0; i < d->nmaterial; i++)
+        if (sp->same_material >= d->material[i].plies &&
+            material_holds((enum draw_material)d->material[i].material, pos))
+            return true;
+    return false;
+}
+
 /* Keeps the keys of the game's positions; false if memory runs out.  The
  * root's reversible count is the run of quiet king moves that led to it. */
 static bool load_history(struct dm_engine *e, const dm_position *pos, const dm_position *history,
@@ -439,15 +553,17 @@ static bool load_history(struct dm_engine *e, const dm_position *pos, const dm_p
         e->game_keys = keys;
         e->game_cap = nhistory;
     }
-    int run = 0;
+    int run = 0, same = 0;
     for (int i = 0; i < nhistory; i++) {
         e->game_keys[i] = tt_key(&e->keys, &history[i]);
         const dm_position *next = i + 1 < nhistory ? &history[i + 1] : pos;
         run = reversible_step(&history[i], next) ? run + 1 : 0;
+        same = same_material_step(&history[i], next) ? same + 1 : 0;
     }
     e->ngame = nhistory;
     e->stack[0].key = tt_key(&e->keys, pos);
     e->stack[0].reversible = run;
+    e->stack[0].same_material = same;
     return true;
 }
 
@@ -622,6 +738,8 @@ static void play_known(struct dm_engine *e, const dm_position *pos, int ply, con
     bool reversible = m->njumps == 0 && !(m->flags & (DM_MOVE_REMOVAL | DM_MOVE_PROMOTES)) &&
                       (pos->kings & BIT128(m->from));
     child->reversible = reversible ? e->stack[ply].reversible + 1 : 0;
+    bool same = m->njumps == 0 && !(m->flags & (DM_MOVE_CAPTURE | DM_MOVE_REMOVAL | DM_MOVE_PROMOTES));
+    child->same_material = same ? e->stack[ply].same_material + 1 : 0;
 }
 
 static void play(struct dm_engine *e, const dm_position *pos, int ply, const dm_move *m,
@@ -704,7 +822,7 @@ static int search(struct dm_engine *e, const dm_position *pos, int ply, int dept
     if (ply > e->seldepth)
         e->seldepth = ply;
 
-    if (repeated(e, ply))
+    if (repeated(e, ply) || counter_draw(e, pos, ply))
         return 0;
     enum dm_outcome decided = rules_goal_reached(v, pos);
     if (decided != DM_ONGOING)
@@ -1202,6 +1320,7 @@ int dm_engine_search(dm_engine *e, const dm_variant *v, const dm_position *pos,
     e->tt.age++;
     memset(e->history, 0, sizeof e->history);
     eval_prepare(&e->eval, v);
+    load_counters(e, e->lim.rules);
     if (!history || nhistory < 0)
         nhistory = 0;
     if (!load_history(e, pos, history, nhistory))

@@ -239,6 +239,45 @@ static void test_repetition(void **state)
     dm_engine_free(e);
 }
 
+/*
+ * The move counters: International's "5 moves with 1-2 pieces v 1 king"
+ * (10 plies without capture or promotion).  White king 46 and a man, Black
+ * a lone king shuttling 1-7-1 while the man walks 48-43-39-33-28 (none of
+ * the king's lines crosses its path): 8 plies of the count are gone at the
+ * root, so every line is drawn at ply 2 (the black king on 1, on the edge,
+ * cannot be taken) but 28-23, which gives the man (1x29) for a king
+ * against a king: either way no more than an even game.  Without the game
+ * the man is worth its material.
+ */
+static void test_move_counter(void **state)
+{
+    (void)state;
+    const dm_variant *v = tu_variant("international");
+    static const char *const moves[] = {"48-43", "1-7", "43-39", "7-1",
+                                        "39-33", "1-7", "33-28", "7-1"};
+    dm_position history[8], pos;
+    tu_position(v, "W:WK46,48:BK1", &pos);
+    for (int i = 0; i < 8; i++) {
+        history[i] = pos;
+        tu_play(v, &pos, moves[i], 0);
+    }
+    dm_engine *e = dm_engine_new(1);
+    assert_non_null(e);
+    dm_search_limits limits = {.depth = 6};
+    dm_search_result r;
+    assert_int_equal(dm_engine_search(e, v, &pos, history, 8, &limits, &r), 0);
+    assert_true(r.score >= 0 && r.score < 20);
+    /* Six plies gone and a search of one: the count is not out. */
+    dm_engine_new_game(e);
+    dm_search_limits shallow = {.depth = 1};
+    assert_int_equal(dm_engine_search(e, v, &pos, history + 2, 6, &shallow, &r), 0);
+    assert_true(r.score > 100);
+    dm_engine_new_game(e);
+    assert_int_equal(dm_engine_search(e, v, &pos, NULL, 0, &limits, &r), 0);
+    assert_true(r.score > 100);
+    dm_engine_free(e);
+}
+
 /* The same search twice from a fresh table: the same nodes, move, score. */
 static void test_deterministic(void **state)
 {
@@ -1013,6 +1052,7 @@ int main(void)
         cmocka_unit_test(test_giveaway_gives),
         cmocka_unit_test(test_decided_scores),
         cmocka_unit_test(test_repetition),
+        cmocka_unit_test(test_move_counter),
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_time_limits),
         cmocka_unit_test(test_time_plan),

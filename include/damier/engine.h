@@ -22,9 +22,10 @@ extern "C" {
  * move left, giveaway's inverted goal, Breakthrough's first king) scores
  * DM_SCORE_WIN minus the plies it takes, negated for a loss.
  *
- * Threads: an engine searches on one thread at a time (the thread that
- * calls dm_engine_search); engines share nothing mutable, so several may
- * search on several threads at once.  Any other thread may call
+ * Threads: an engine searches from one thread at a time (the thread that
+ * calls dm_engine_search, with helper threads of its own when
+ * dm_engine_set_threads asks for them); engines share nothing mutable, so
+ * several may search on several threads at once.  Any other thread may call
  * dm_engine_stop and dm_engine_ponder_hit on an engine while it searches.
  * An engine allocates everything in dm_engine_new (under 1 MB besides its
  * transposition table) and nothing while it searches.
@@ -35,6 +36,7 @@ extern "C" {
 #define DM_MAX_PV        64    /* moves of the principal variation kept         */
 #define DM_MAX_DEPTH     100   /* nominal plies an iteration may reach          */
 #define DM_MAX_MULTIPV   16    /* lines a search may keep (dm_search_limits.multipv) */
+#define DM_MAX_THREADS   64    /* threads a search may use (dm_engine_set_threads) */
 
 /* Plies to the end of a decided score (> 0 for a win, < 0 for a loss), or 0
  * when the score is not decided. */
@@ -112,6 +114,9 @@ typedef struct dm_search_limits {
      * one after another within each iteration.  Ignored with
      * random_margin, which scores every root move anyway. */
     int multipv;
+    /* The draw rules whose move counters the search applies (a position
+     * they draw scores 0), as dm_game_new's. */
+    enum dm_rules rules;
 } dm_search_limits;
 
 typedef struct dm_search_result {
@@ -131,6 +136,16 @@ typedef struct dm_search_result {
  * rounded down to a power of two; NULL if memory runs out. */
 dm_engine *dm_engine_new(size_t tt_mb);
 void dm_engine_free(dm_engine *e);
+/* Searches on threads threads (1 to DM_MAX_THREADS; 1 when made): the
+ * engine's own and threads - 1 helpers that search the same position
+ * beside it and share its transposition table (Lazy SMP), each with its
+ * own move stack (about 1 MB), allocated here.  Such a search is not
+ * reproducible, and its node count adds the helpers'.  Returns 0, or -1
+ * for a count out of range or when memory runs out (the engine then keeps
+ * the threads it had, or those it could add).  Not while it searches. */
+int dm_engine_set_threads(dm_engine *e, int threads);
+int dm_engine_threads(const dm_engine *e);
+
 /* Forgets what earlier searches learnt (the transposition table). */
 void dm_engine_new_game(dm_engine *e);
 

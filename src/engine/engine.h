@@ -63,9 +63,9 @@ enum tt_bound { TT_NONE = 0, TT_UPPER = 1, TT_LOWER = 2, TT_EXACT = 3 };
 #define TT_REMOVAL  0x2000
 #define TT_SINGLE   0x4000
 
-/* One entry: 16 bytes, four to a 64-byte cluster.  The low byte of a key
- * is its cluster's (a table has at least 256 clusters): the entry keeps
- * the move's to cell there instead. */
+/* One entry, as a probe reads it.  The low byte of a key is its cluster's
+ * (a table has at least 256 clusters): the entry keeps the move's to cell
+ * there instead. */
 struct tt_entry {
     uint64_t key;  /* bits 8-63: the key's; bits 0-7: the move's to cell  */
     int16_t score; /* mate scores relative to this node (tt_score_to)       */
@@ -76,21 +76,31 @@ struct tt_entry {
     uint8_t age;   /* the search that wrote it                             */
 };
 
+/* An entry as the table holds it: 16 bytes, four to a 64-byte cluster.
+ * Threads share a table (Lazy SMP) without a lock: data packs the entry's
+ * fields but the key, and check is the key (with the to cell) XOR data, so
+ * that a slot half written by one thread while another wrote or read it
+ * fails the key's check instead of giving one position another's entry. */
+struct tt_slot {
+    _Atomic uint64_t check;
+    _Atomic uint64_t data;
+};
+
 #define TT_KEY_MASK (~(uint64_t)0xFF)
 #define TT_MIN_CLUSTERS 256
 
 #define TT_CLUSTER 4
 
 struct tt {
-    struct tt_entry *entries; /* clusters of TT_CLUSTER                      */
-    size_t clusters;          /* a power of two                              */
+    struct tt_slot *slots;  /* clusters of TT_CLUSTER                       */
+    size_t clusters;        /* a power of two                               */
     uint8_t age;
 };
 
 /* The cluster where key's entry lives. */
-static inline struct tt_entry *tt_cluster(const struct tt *t, uint64_t key)
+static inline struct tt_slot *tt_cluster(const struct tt *t, uint64_t key)
 {
-    return &t->entries[(size_t)(key & (t->clusters - 1)) * TT_CLUSTER];
+    return &t->slots[(size_t)(key & (t->clusters - 1)) * TT_CLUSTER];
 }
 
 /* Starts loading key's cluster, so that the probe a little later finds it
@@ -104,8 +114,8 @@ static inline void tt_prefetch(const struct tt *t, uint64_t key)
 bool tt_init(struct tt *t, size_t mb);
 void tt_free(struct tt *t);
 void tt_clear(struct tt *t);
-/* The entry for key, or NULL. */
-const struct tt_entry *tt_probe(const struct tt *t, uint64_t key);
+/* The entry for key into *entry; false if there is none. */
+bool tt_probe(const struct tt *t, uint64_t key, struct tt_entry *entry);
 /* Stores a result; score already made relative to the node. */
 void tt_store(struct tt *t, uint64_t key, int score, int depth, enum tt_bound bound, int move,
               int from, int to);
@@ -122,6 +132,21 @@ static inline int tt_score_from(int score, int ply)
 }
 
 /* ---- search.c ------------------------------------------------------------- */
+
+/* The time a search may take, in ms after the move's time begins; 0: no
+ * limit. */
+struct time_plan {
+    int64_t soft_ms; /* no iteration starts after this                    */
+    int64_t hard_ms; /* the search stops here                             */
+    bool clock;      /* from a clock: soft stretches, and an iteration that
+                        would not end before hard is not started          */
+};
+
+/* The plan for a search within limits of a position with nroot moves. */
+void search_plan_time(const dm_search_limits *limits, int nroot, struct time_plan *plan);
+/* Whether another iteration starts (search.c tells the rule). */
+bool search_goes_on(const struct time_plan *plan, int64_t elapsed, int64_t last_ms,
+                    bool best_changed, int score_drop);
 
 /* For the tests: lets the plies below the root use only room moves of the
  * move stack (clamped to its size), so that the overflow rule is tried. */

@@ -3,7 +3,8 @@
  * search.c - the engine: iterative deepening principal variation search.
  *
  * Each iteration searches the root moves one ply deeper than the last, the
- * previous best first.  Below the root, a node probes the transposition
+ * previous best first, within a window around the last score (aspiration),
+ * widened on the side where the score falls out of it.  Below the root, a node probes the transposition
  * table, generates its moves (no move left ends the game, and a capture is
  * compulsory), and searches them in order: the table's move, captures by
  * size, promotions, the two killers of the ply, then the rest by their
@@ -48,6 +49,7 @@
  * line j is the best of the root moves the lines before it did not take,
  * searched with a full window, so its score is exact.
  */
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -71,14 +73,33 @@
 #define SEARCH_CHECK_NODES 1024      /* nodes between two looks at the clock     */
 #define HISTORY_MAX        (1 << 16) /* history scores are halved beyond this    */
 #define NO_KILLER          0xFFFF
+/* Aspiration: the half width of the first window, and the iterations that
+ * use one. */
+#define ASPIRATION_DELTA 25
+#define ASPIRATION_DEPTH 4
 /* Sudden death: the moves a game is assumed still to last. */
 #define SEARCH_SUDDEN_DEATH_MOVES 30
+/* A fall of the best score between iterations that earns more time. */
+#define SEARCH_SCORE_DROP 30
 
 /* Move ordering keys: each class above every score of the next. */
 #define ORDER_TT      (1 << 30)
 #define ORDER_CAPTURE (1 << 24)
 #define ORDER_PROMO   (1 << 22)
 #define ORDER_KILLER  (1 << 20)
+
+/* The draw rules' move counters as the search applies them (see
+ * counter_draw): the shortest king-only run that draws, and the counters
+ * that run while a material holds. */
+struct counter_draws {
+    int quiet_limit; /* plies of quiet king moves that draw; 0: none       */
+    int nmaterial;
+    struct {
+        uint8_t material; /* enum draw_material                            */
+        int plies;        /* plies without capture or promotion that draw  */
+    } material[DRAW_MAX_COUNTERS];
+    int min_plies;    /* the least of their plies                          */
+};
 
 /* The state of one ply of the current line. */
 struct search_ply {
@@ -89,11 +110,27 @@ struct search_ply {
     uint16_t *order;    /*   and the order they are tried in                */
     uint64_t key;       /* of this ply's position                          */
     int reversible;     /* plies back to the last capture or man move      */
+    int same_material;  /* plies back to the last capture or promotion     */
     uint16_t killer[2]; /* from << 8 | to of quiet moves that cut off here */
 };
 
+/* A Lazy SMP helper: an engine of its own that searches the main
+ * engine's root on its own thread, with the main engine's table. */
+struct helper {
+    struct dm_engine *engine;
+    pthread_t thread;
+    bool running;
+    /* What it searches: the main search's, valid while it runs. */
+    const struct dm_variant *v;
+    const dm_position *pos, *history;
+    int nhistory;
+    dm_search_limits limits;
+};
+
 struct dm_engine {
-    struct tt tt;
+    struct tt tt;      /* its own (a helper's is unallocated)             */
+    struct tt *table;  /* the one it searches with: its own, or its main
+                          engine's for a Lazy SMP helper                   */
     struct tt_keys keys;
     struct eval_tables eval;
     struct search_ply stack[SEARCH_MAX_PLY + 1];
@@ -116,6 +153,12 @@ struct dm_engine {
     dm_search_line lines[DM_MAX_MULTIPV], found[DM_MAX_MULTIPV];
     int nlines;
 
+    /* Lazy SMP: the helpers searching beside this engine (threads - 1),
+     * and which helper this engine is (0: none, a main engine). */
+    struct helper helpers[DM_MAX_THREADS - 1];
+    int nhelpers;
+    int helper_index;
+
     /* Set by other threads (dm_engine_stop, dm_engine_ponder_hit), cleared
      * as a search returns. */
     atomic_bool stop_request;
@@ -123,6 +166,7 @@ struct dm_engine {
 
     /* The search in progress. */
     const struct dm_variant *v;
+    struct counter_draws draws; /* the draw rules' counters in force     */
     bool has_quiet; /* the variant has moves that capture nothing */
     dm_search_limits lim;
     uint64_t nodes;
@@ -131,8 +175,9 @@ struct dm_engine {
     bool stop;
     bool pondering; /* the time limits wait for a ponder hit          */
     int64_t begin_ms;                   /* when the search began          */
-    int64_t start_ms, soft_ms, hard_ms; /* deadlines after start (the move's
-                                           time: a ponder hit moves it); 0: none */
+    int64_t start_ms;                   /* when the move's time began (a
+                                           ponder hit moves it)           */
+    struct time_plan plan;              /* its deadlines after start      */
     int root_score[DM_MAX_MOVES];       /* full-window scores (random_margin) */
 };
 
@@ -150,7 +195,8 @@ static int64_t now_ms(const struct dm_engine *e)
 
 /* ---- the engine object ------------------------------------------------- */
 
-dm_engine *dm_engine_new(size_t tt_mb)
+/* An engine without a table of its own (a helper's), or NULL. */
+static struct dm_engine *engine_alloc(void)
 {
     struct dm_engine *e = calloc(1, sizeof *e);
     if (!e)
@@ -161,11 +207,11 @@ dm_engine *dm_engine_new(size_t tt_mb)
     e->order_key = malloc(SEARCH_MOVE_STACK * sizeof *e->order_key);
     e->order = malloc(SEARCH_MOVE_STACK * sizeof *e->order);
     e->pv = malloc(PV_MOVES * sizeof *e->pv);
-    if (!e->moves || !e->order_key || !e->order || !e->pv ||
-        !tt_init(&e->tt, tt_mb ? tt_mb : 16)) {
+    if (!e->moves || !e->order_key || !e->order || !e->pv) {
         dm_engine_free(e);
         return NULL;
     }
+    e->table = &e->tt;
     tt_keys_init(&e->keys);
     e->move_room = SEARCH_MOVE_STACK;
     atomic_init(&e->stop_request, false);
@@ -173,10 +219,22 @@ dm_engine *dm_engine_new(size_t tt_mb)
     return e;
 }
 
+dm_engine *dm_engine_new(size_t tt_mb)
+{
+    struct dm_engine *e = engine_alloc();
+    if (e && !tt_init(&e->tt, tt_mb ? tt_mb : 16)) {
+        dm_engine_free(e);
+        return NULL;
+    }
+    return e;
+}
+
 void dm_engine_free(dm_engine *e)
 {
     if (!e)
         return;
+    for (int i = 0; i < e->nhelpers; i++)
+        dm_engine_free(e->helpers[i].engine);
     tt_free(&e->tt);
     free(e->moves);
     free(e->order_key);
@@ -184,6 +242,28 @@ void dm_engine_free(dm_engine *e)
     free(e->pv);
     free(e->game_keys);
     free(e);
+}
+
+int dm_engine_set_threads(dm_engine *e, int threads)
+{
+    if (threads < 1 || threads > DM_MAX_THREADS)
+        return -1;
+    while (e->nhelpers > threads - 1)
+        dm_engine_free(e->helpers[--e->nhelpers].engine);
+    while (e->nhelpers < threads - 1) {
+        struct dm_engine *h = engine_alloc();
+        if (!h)
+            return -1;
+        h->table = &e->tt;
+        h->helper_index = e->nhelpers + 1;
+        e->helpers[e->nhelpers++].engine = h;
+    }
+    return 0;
+}
+
+int dm_engine_threads(const dm_engine *e)
+{
+    return 1 + e->nhelpers;
 }
 
 void dm_engine_new_game(dm_engine *e)
@@ -223,26 +303,28 @@ void search_set_move_room(dm_engine *e, int room)
 
 /* ---- limits -------------------------------------------------------------- */
 
-/* The deadlines: soft, after which no new iteration starts, and hard, at
- * which the search stops where it is (the root's best so far stands).
+/* The deadlines (struct time_plan): soft, after which no new iteration
+ * starts, and hard, at which the search stops where it is (the root's best
+ * so far stands).
  *
  * A fixed time per move is time that is lost if not used: the search goes
  * on to its end (soft = hard), and the root's best of the iteration it
  * stops in stands if it was searched.  With a clock the move gets its
  * share of the time left until more comes, plus most of the increment,
  * never more than a third of what is left (all of it, less a margin, for
- * the last move of a period); no new iteration starts past 2/5 of it (an
- * iteration takes several times the one before).  A clock is not used up
- * as a fixed time is: its margin must absorb what the move costs around
- * the search, which on a loaded machine is more than a tenth of a short
- * time (at 0.1 and 0.5 s a move most games were lost on time by either
- * side).  Tried: a soft limit of 3/5 and a hard one of three shares,
- * 18-35-24 in 77 games at 6 s + 0.01 s, within error but no better.
- * With both a fixed time and a clock, the shorter wins. */
-static void plan_time(struct dm_engine *e, int nroot)
+ * the last move of a period), its hard limit.  No new iteration starts
+ * past 2/5 of it (an iteration takes several times the one before), more
+ * when the search is unstable, nor one that would probably not end before
+ * the hard limit (search_goes_on).  A clock's margin must absorb what the
+ * move costs around the search, which on a loaded machine is more than a
+ * tenth of a short time (at 0.1 and 0.5 s a move most games were lost on
+ * time by either side; a hard limit of twice the share lost 3 games of 4
+ * on time at 3 s + 0.02 s with the machine at a load of 20).  With both a
+ * fixed time and a clock, the shorter wins. */
+void search_plan_time(const dm_search_limits *l, int nroot, struct time_plan *plan)
 {
-    const dm_search_limits *l = &e->lim;
     int64_t hard = 0, soft = 0;
+    bool clock = false;
     if (l->move_time_ms > 0)
         hard = soft = l->move_time_ms;
     if (l->time_left_ms > 0) {
@@ -259,9 +341,10 @@ static void plan_time(struct dm_engine *e, int nroot)
         if (hard == 0 || share < hard) {
             hard = share;
             soft = share * 2 / 5;
+            clock = true;
         }
     }
-    e->soft_ms = e->hard_ms = 0;
+    *plan = (struct time_plan){0};
     if (l->move_time_ms <= 0 && l->time_left_ms <= 0)
         return;
     if (hard < 1)
@@ -269,8 +352,31 @@ static void plan_time(struct dm_engine *e, int nroot)
     /* A single legal move needs no thought. */
     if (nroot == 1)
         soft = 0;
-    e->hard_ms = hard;
-    e->soft_ms = soft < 1 ? 1 : soft;
+    plan->hard_ms = hard;
+    plan->soft_ms = soft < 1 ? 1 : soft;
+    plan->clock = clock;
+}
+
+/* Whether a search on a clock starts another iteration, elapsed ms after
+ * the move's time began, the last iteration having taken last_ms: not past
+ * the soft limit, which stretches to twice as far when the last iteration
+ * changed its mind about the best move and half as far again when its
+ * score fell by SEARCH_SCORE_DROP or more (never past the hard limit), and
+ * not when twice the last iteration's time would reach the hard limit (the
+ * next one takes longer).  A fixed time starts iterations until its soft
+ * limit, which is its end. */
+bool search_goes_on(const struct time_plan *plan, int64_t elapsed, int64_t last_ms,
+                    bool best_changed, int score_drop)
+{
+    if (!plan->soft_ms)
+        return true;
+    if (!plan->clock)
+        return elapsed < plan->soft_ms;
+    int64_t scale = 100 + (best_changed ? 100 : 0) + (score_drop >= SEARCH_SCORE_DROP ? 50 : 0);
+    int64_t soft = plan->soft_ms * scale / 100;
+    if (soft > plan->hard_ms)
+        soft = plan->hard_ms;
+    return elapsed < soft && elapsed + 2 * last_ms < plan->hard_ms;
 }
 
 /* Whether the search must stop now: called at every node.  A ponder hit
@@ -288,8 +394,8 @@ static bool out_of_budget(struct dm_engine *e)
             e->pondering = false;
             e->start_ms = now_ms(e);
         }
-    } else if (e->hard_ms && e->nodes % SEARCH_CHECK_NODES == 0 &&
-               now_ms(e) - e->start_ms >= e->hard_ms)
+    } else if (e->plan.hard_ms && e->nodes % SEARCH_CHECK_NODES == 0 &&
+               now_ms(e) - e->start_ms >= e->plan.hard_ms)
         e->stop = true;
     return e->stop;
 }
@@ -314,6 +420,14 @@ static bool reversible_step(const dm_position *a, const dm_position *b)
            popcount128(a->white | a->black) == popcount128(b->white | b->black);
 }
 
+/* Whether b can follow a without a capture or a promotion. */
+static bool same_material_step(const dm_position *a, const dm_position *b)
+{
+    return popcount128(a->white) == popcount128(b->white) &&
+           popcount128(a->black) == popcount128(b->black) &&
+           popcount128(a->kings) == popcount128(b->kings);
+}
+
 /* The key of the position back plies before ply (which may reach into the
  * game before the root). */
 static uint64_t key_before(const struct dm_engine *e, int ply, int back)
@@ -336,6 +450,97 @@ static bool repeated(const struct dm_engine *e, int ply)
     return false;
 }
 
+/* ---- the move counters ---------------------------------------------------- */
+
+/*
+ * The draw rules' counters (the variant's record, under the limits' rules)
+ * as the search can apply them from what each ply knows, never drawing a
+ * game the rules would not: a counter of plies without capture (MAT_ANY)
+ * draws after quiet_limit plies of king moves (a run that a man move ends
+ * too, so it is never longer than the rule's count); a counter that runs
+ * while a material holds, reset by the captures and promotions that alone
+ * change it, draws once the material has stood that long (the strong
+ * side's moves: twice as many plies).  Left out, so never claimed: the
+ * long diagonal's conditions and Turkish's one piece against one (whether
+ * a capture is on).  The game before the root counts only as far as the
+ * history given reaches.
+ */
+static void load_counters(struct dm_engine *e, enum dm_rules rules)
+{
+    struct counter_draws *d = &e->draws;
+    memset(d, 0, sizeof *d);
+    const struct draw_rules *dr = e->v->draw[rules == DM_RULES_OFFICIAL ? 1 : 0];
+    if (!dr)
+        return;
+    for (int i = 0; i < DRAW_MAX_COUNTERS && dr->counter[i].reason; i++) {
+        const struct draw_counter *c = &dr->counter[i];
+        if (c->unless_capture || c->diagonal != DIAG_ANY || c->limit == 0)
+            continue;
+        if (c->material == MAT_ANY) {
+            if (c->reset & RESET_CAPTURE && (!d->quiet_limit || c->limit < d->quiet_limit))
+                d->quiet_limit = c->limit;
+            continue;
+        }
+        if ((c->reset & ~(RESET_CAPTURE | RESET_PROMOTION)) ||
+            !(c->reset & RESET_CAPTURE) || !(c->reset & RESET_PROMOTION))
+            continue;
+        int plies = c->strong_moves ? 2 * c->limit : c->limit;
+        d->material[d->nmaterial].material = c->material;
+        d->material[d->nmaterial++].plies = plies;
+        if (!d->min_plies || plies < d->min_plies)
+            d->min_plies = plies;
+    }
+}
+
+/* Whether the material of pos fits mat (struct draw_counter). */
+static bool material_holds(enum draw_material mat, const dm_position *pos)
+{
+    int n[2] = {popcount128(pos->white), popcount128(pos->black)};
+    int k[2] = {popcount128(pos->white & pos->kings), popcount128(pos->black & pos->kings)};
+    int total = n[0] + n[1];
+    switch (mat) {
+    case MAT_BOTH_KINGS_4_5:
+        return k[0] && k[1] && total >= 4 && total <= 5;
+    case MAT_BOTH_KINGS_6_7:
+        return k[0] && k[1] && total >= 6 && total <= 7;
+    case MAT_ONE_V_ONE:
+        return n[0] == 1 && n[1] == 1;
+    default:
+        break;
+    }
+    for (int weak = 0; weak < 2; weak++) {
+        int s = weak ^ 1;
+        if (n[weak] != 1 || k[weak] != 1)
+            continue;
+        bool fits = mat == MAT_KINGS_3PLUS_V_KING ? n[s] >= 3 && k[s] == n[s]
+                    : mat == MAT_KINGS_3_V_KING   ? n[s] == 3 && k[s] == 3
+                    : mat == MAT_KINGS_2_V_KING   ? n[s] == 2 && k[s] == 2
+                    : mat == MAT_KING_V_KING      ? n[s] == 1 && k[s] == 1
+                    : mat == MAT_3_WITH_KING_V_KING ? n[s] == 3 && k[s] >= 1
+                    : mat == MAT_2_WITH_KING_V_KING ? n[s] >= 1 && n[s] <= 2 && k[s] >= 1
+                                                    : false;
+        if (fits)
+            return true;
+    }
+    return false;
+}
+
+/* Whether a move counter has drawn the position at ply. */
+static bool counter_draw(const struct dm_engine *e, const dm_position *pos, int ply)
+{
+    const struct counter_draws *d = &e->draws;
+    const struct search_ply *sp = &e->stack[ply];
+    if (d->quiet_limit && sp->reversible >= d->quiet_limit)
+        return true;
+    if (!d->min_plies || sp->same_material < d->min_plies)
+        return false;
+    for (int i = 0; i < d->nmaterial; i++)
+        if (sp->same_material >= d->material[i].plies &&
+            material_holds((enum draw_material)d->material[i].material, pos))
+            return true;
+    return false;
+}
+
 /* Keeps the keys of the game's positions; false if memory runs out.  The
  * root's reversible count is the run of quiet king moves that led to it. */
 static bool load_history(struct dm_engine *e, const dm_position *pos, const dm_position *history,
@@ -348,15 +553,17 @@ static bool load_history(struct dm_engine *e, const dm_position *pos, const dm_p
         e->game_keys = keys;
         e->game_cap = nhistory;
     }
-    int run = 0;
+    int run = 0, same = 0;
     for (int i = 0; i < nhistory; i++) {
         e->game_keys[i] = tt_key(&e->keys, &history[i]);
         const dm_position *next = i + 1 < nhistory ? &history[i + 1] : pos;
         run = reversible_step(&history[i], next) ? run + 1 : 0;
+        same = same_material_step(&history[i], next) ? same + 1 : 0;
     }
     e->ngame = nhistory;
     e->stack[0].key = tt_key(&e->keys, pos);
     e->stack[0].reversible = run;
+    e->stack[0].same_material = same;
     return true;
 }
 
@@ -527,10 +734,12 @@ static void play_known(struct dm_engine *e, const dm_position *pos, int ply, con
         abort();
 #endif
     if (!known || e->v->frisian_king_limit)
-        tt_prefetch(&e->tt, child->key);
+        tt_prefetch(e->table, child->key);
     bool reversible = m->njumps == 0 && !(m->flags & (DM_MOVE_REMOVAL | DM_MOVE_PROMOTES)) &&
                       (pos->kings & BIT128(m->from));
     child->reversible = reversible ? e->stack[ply].reversible + 1 : 0;
+    bool same = m->njumps == 0 && !(m->flags & (DM_MOVE_CAPTURE | DM_MOVE_REMOVAL | DM_MOVE_PROMOTES));
+    child->same_material = same ? e->stack[ply].same_material + 1 : 0;
 }
 
 static void play(struct dm_engine *e, const dm_position *pos, int ply, const dm_move *m,
@@ -546,9 +755,10 @@ static void play(struct dm_engine *e, const dm_position *pos, int ply, const dm_
 static bool tt_cutoff(struct dm_engine *e, uint64_t key, int ply, int depth, int alpha, int beta,
                       bool pv_node, int *move, int *from, int *to, int *cut)
 {
-    const struct tt_entry *te = tt_probe(&e->tt, key);
-    if (!te)
+    struct tt_entry entry;
+    if (!tt_probe(e->table, key, &entry))
         return false;
+    const struct tt_entry *te = &entry;
     *move = te->move;
     *from = te->from;
     *to = (uint8_t)te->key;
@@ -612,7 +822,7 @@ static int search(struct dm_engine *e, const dm_position *pos, int ply, int dept
     if (ply > e->seldepth)
         e->seldepth = ply;
 
-    if (repeated(e, ply))
+    if (repeated(e, ply) || counter_draw(e, pos, ply))
         return 0;
     enum dm_outcome decided = rules_goal_reached(v, pos);
     if (decided != DM_ONGOING)
@@ -676,7 +886,7 @@ static int search(struct dm_engine *e, const dm_position *pos, int ply, int dept
             if (s >= beta) {
                 if (is_quiet(&hash_move))
                     reward_quiet(e, pos->side, ply, &hash_move, depth);
-                tt_store(&e->tt, sp->key, tt_score_to(best, ply), depth, TT_LOWER, tt_move,
+                tt_store(e->table, sp->key, tt_score_to(best, ply), depth, TT_LOWER, tt_move,
                          tt_from, tt_to);
                 return best;
             }
@@ -734,7 +944,7 @@ static int search(struct dm_engine *e, const dm_position *pos, int ply, int dept
         if (k + 1 < count) {
             next_i = next_move(sp, k + 1);
             next_key = tt_key_move(&e->keys, sp->key, pos, &moves[next_i]);
-            tt_prefetch(&e->tt, next_key);
+            tt_prefetch(e->table, next_key);
         }
         int s;
         if (k == 0) {
@@ -776,10 +986,10 @@ static int search(struct dm_engine *e, const dm_position *pos, int ply, int dept
     }
     enum tt_bound bound = best >= beta ? TT_LOWER : best > old_alpha ? TT_EXACT : TT_UPPER;
     if (bound == TT_UPPER)
-        tt_store(&e->tt, sp->key, tt_score_to(best, ply), depth, bound, TT_NO_MOVE, DM_NO_CELL,
+        tt_store(e->table, sp->key, tt_score_to(best, ply), depth, bound, TT_NO_MOVE, DM_NO_CELL,
                  DM_NO_CELL);
     else
-        tt_store(&e->tt, sp->key, tt_score_to(best, ply), depth, bound,
+        tt_store(e->table, sp->key, tt_score_to(best, ply), depth, bound,
                  tt_code(&moves[best_index], best_index, count), moves[best_index].from,
                  moves[best_index].to);
     return best;
@@ -815,16 +1025,18 @@ static void report(struct dm_engine *e, int depth, int line, int score,
     e->lim.on_info(e->lim.info_ctx, &info);
 }
 
-/* One line of an iteration at depth: the root moves from order[first] on
- * (the lines before took the others), the previous iteration's best first,
- * which it keeps in front; the line's best goes to order[first].  With
- * full_window every move gets an exact score in e->root_score. */
+/* One line of an iteration at depth, within (alpha, beta): the root moves
+ * from order[first] on (the lines before took the others), the previous
+ * iteration's best first, which it keeps in front; the line's best goes to
+ * order[first].  A score at or below alpha is an upper bound (the first
+ * move's stands as the best), one at or above beta a lower bound (the
+ * search stops there).  With full_window every move gets an exact score
+ * in e->root_score. */
 static struct root_result search_root(struct dm_engine *e, const dm_position *pos, int depth,
-                                      int first, bool full_window)
+                                      int first, bool full_window, int alpha, int beta)
 {
     int count = e->stack[0].count;
     uint16_t *order = e->order; /* the root's slice starts the stack */
-    int alpha = -SEARCH_INF, beta = SEARCH_INF;
     struct root_result r = {-1, -SEARCH_INF};
     e->pv_len[0] = 0;
     int new_depth = count == 1 ? depth : depth - 1;
@@ -838,13 +1050,13 @@ static struct root_result search_root(struct dm_engine *e, const dm_position *po
             s = -search(e, &next, 1, new_depth, -beta, -alpha);
         } else {
             s = -search(e, &next, 1, new_depth, -alpha - 1, -alpha);
-            if (s > alpha && !e->stop)
+            if (s > alpha && s < beta && !e->stop)
                 s = -search(e, &next, 1, new_depth, -beta, -alpha);
         }
         if (e->stop)
             break;
         e->root_score[i] = s;
-        if (s > r.score) {
+        if (k == first || (full_window ? s > r.score : s > alpha)) {
             r.score = s;
             r.index = i;
             update_pv(e, 0, m);
@@ -855,6 +1067,8 @@ static struct root_result search_root(struct dm_engine *e, const dm_position *po
             order[first] = (uint16_t)i;
             if (k > first)
                 report(e, depth, first, s, DM_BOUND_LOWER, e->pv, e->pv_len[0]);
+            if (s >= beta)
+                break;
         }
     }
     return r;
@@ -942,6 +1156,38 @@ static void fill_result(const struct dm_engine *e, dm_search_result *res, int de
     res->time_ms = now_ms(e) - e->begin_ms;
 }
 
+/* One line of an iteration: the best line, at depth ASPIRATION_DEPTH and
+ * more, first within a window around the last iteration's score, widened
+ * (twice as far each time) on the side it fails; other lines and decided
+ * scores with a full window.  A stop leaves r.index at -1 unless some move
+ * beat the window's floor (a score that is a bound of its own). */
+static struct root_result search_line(struct dm_engine *e, const dm_position *pos, int depth,
+                                      int line, bool full_window)
+{
+    int alpha = -SEARCH_INF, beta = SEARCH_INF, delta = ASPIRATION_DELTA;
+    int last = e->nlines > 0 ? e->lines[0].score : 0;
+    if (line == 0 && !full_window && depth >= ASPIRATION_DEPTH && e->nlines > 0 &&
+        !dm_score_plies_to_end(last)) {
+        alpha = last - delta;
+        beta = last + delta;
+    }
+    for (;;) {
+        struct root_result r = search_root(e, pos, depth, line, full_window, alpha, beta);
+        if (e->stop) {
+            if (r.index >= 0 && r.score <= alpha)
+                r.index = -1;
+            return r;
+        }
+        delta *= 2;
+        if (r.score <= alpha && alpha > -SEARCH_INF)
+            alpha = r.score - delta < -SEARCH_INF / 2 ? -SEARCH_INF : r.score - delta;
+        else if (r.score >= beta && beta < SEARCH_INF)
+            beta = r.score + delta > SEARCH_INF / 2 ? SEARCH_INF : r.score + delta;
+        else
+            return r;
+    }
+}
+
 /* The searching proper, once the root's moves are on the stack: the
  * iterations, and the result from the lines they kept.  Returns the
  * depth of the last finished iteration. */
@@ -955,11 +1201,16 @@ static int iterate(struct dm_engine *e, const dm_position *pos, int count)
         want = DM_MAX_MULTIPV;
     int max_depth = e->lim.depth > 0 && e->lim.depth < DM_MAX_DEPTH ? e->lim.depth : DM_MAX_DEPTH;
     int done = 0;
-    for (int depth = 1; depth <= max_depth; depth++) {
+    int64_t iteration_began = 0;
+    /* Helpers of odd index start a ply deeper, so that the threads are
+     * not all at the same depth at once. */
+    for (int depth = 1 + (e->helper_index & 1); depth <= max_depth; depth++) {
         e->root_depth = depth;
+        dm_move last_best = e->nlines > 0 ? e->lines[0].pv[0] : e->moves[e->order[0]];
+        int last_score = e->nlines > 0 ? e->lines[0].score : 0;
         int nfound = 0;
         for (int j = 0; j < want; j++) {
-            struct root_result r = search_root(e, pos, depth, j, full_window);
+            struct root_result r = search_line(e, pos, depth, j, full_window);
             if (e->stop && (r.index < 0 || full_window))
                 break;
             /* A stopped line's best stands if it finished: every move
@@ -978,8 +1229,14 @@ static int iterate(struct dm_engine *e, const dm_position *pos, int count)
         int to_end = dm_score_plies_to_end(e->lines[0].score);
         if (to_end && abs(to_end) + 2 <= depth)
             break; /* a forced end well within the horizon */
-        if (e->soft_ms && !e->pondering && now_ms(e) - e->start_ms >= e->soft_ms)
+        if (e->pondering)
+            continue;
+        int64_t elapsed = now_ms(e) - e->start_ms;
+        bool changed = depth > 1 && !dm_move_same(&last_best, &e->lines[0].pv[0]);
+        int drop = depth > 1 ? last_score - e->lines[0].score : 0;
+        if (!search_goes_on(&e->plan, elapsed, elapsed - iteration_began, changed, drop))
             break;
+        iteration_began = elapsed;
     }
     if (e->nlines == 0) /* stopped before any root move was searched */
         line_of_move(&e->lines[e->nlines++], &e->moves[e->order[0]], 0, 0, DM_BOUND_LOWER);
@@ -989,6 +1246,52 @@ static int iterate(struct dm_engine *e, const dm_position *pos, int count)
         e->nlines = 1;
     }
     return done;
+}
+
+/* ---- Lazy SMP ----------------------------------------------------------------- */
+
+static void *helper_main(void *arg)
+{
+    struct helper *h = arg;
+    dm_search_result r;
+    dm_engine_search(h->engine, h->v, h->pos, h->history, h->nhistory, &h->limits, &r);
+    return NULL;
+}
+
+/* Starts the helpers on the main search's position: no time or node
+ * limit (the main search stops them), its depth, no reports.  A helper
+ * whose thread cannot start is left out. */
+static void start_helpers(struct dm_engine *e, const dm_position *pos, const dm_position *history,
+                          int nhistory)
+{
+    for (int i = 0; i < e->nhelpers; i++) {
+        struct helper *h = &e->helpers[i];
+        h->v = e->v;
+        h->pos = pos;
+        h->history = history;
+        h->nhistory = nhistory;
+        h->limits = (dm_search_limits){.depth = e->lim.depth};
+        h->running = pthread_create(&h->thread, NULL, helper_main, h) == 0;
+    }
+}
+
+/* Stops the helpers and waits for them; their nodes count in the result.
+ * A stop that came after a helper ended on its own is dropped: nothing
+ * else signals a helper. */
+static void stop_helpers(struct dm_engine *e, dm_search_result *result)
+{
+    for (int i = 0; i < e->nhelpers; i++)
+        if (e->helpers[i].running)
+            dm_engine_stop(e->helpers[i].engine);
+    for (int i = 0; i < e->nhelpers; i++) {
+        struct helper *h = &e->helpers[i];
+        if (!h->running)
+            continue;
+        pthread_join(h->thread, NULL);
+        h->running = false;
+        dm_engine_forget_signals(h->engine);
+        result->nodes += h->engine->nodes;
+    }
 }
 
 /* Forgets the other threads' signals: they were for the search ending. */
@@ -1017,6 +1320,7 @@ int dm_engine_search(dm_engine *e, const dm_variant *v, const dm_position *pos,
     e->tt.age++;
     memset(e->history, 0, sizeof e->history);
     eval_prepare(&e->eval, v);
+    load_counters(e, e->lim.rules);
     if (!history || nhistory < 0)
         nhistory = 0;
     if (!load_history(e, pos, history, nhistory))
@@ -1042,15 +1346,19 @@ int dm_engine_search(dm_engine *e, const dm_variant *v, const dm_position *pos,
     set_slices(e, root, 0, count);
 
     /* The first ordering: as any node orders, with the table's move. */
-    const struct tt_entry *te = tt_probe(&e->tt, root->key);
-    int te_index = te ? te->move & TT_INDEX : TT_NO_MOVE;
-    order_moves(e, pos, 0, te_index < count ? te_index : TT_NO_MOVE, te ? te->from : DM_NO_CELL);
+    struct tt_entry te;
+    bool found = tt_probe(e->table, root->key, &te);
+    int te_index = found ? te.move & TT_INDEX : TT_NO_MOVE;
+    order_moves(e, pos, 0, te_index < count ? te_index : TT_NO_MOVE, found ? te.from : DM_NO_CELL);
     for (int k = 0; k < count; k++)
         next_move(root, k);
-    plan_time(e, count);
+    search_plan_time(&e->lim, count, &e->plan);
 
+    if (e->nhelpers && count > 1)
+        start_helpers(e, pos, history, nhistory);
     int done = iterate(e, pos, count);
     wait_for_hit(e);
     fill_result(e, result, done);
+    stop_helpers(e, result);
     return search_returns(e, 0);
 }

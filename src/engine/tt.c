@@ -9,7 +9,8 @@
  * counts the same nodes in every run.
  *
  * The table is allocated once, in clusters of four 16-byte entries (one
- * cache line).  A store replaces, within the cluster of its key, the same
+ * cache line), each read and written as two relaxed atomic words (which
+ * cost what plain ones do) checked against each other (struct tt_slot).  A store replaces, within the cluster of its key, the same
  * key or else the entry least worth keeping: the one from an older search,
  * then the shallowest.  Tuned for the search's workload: a probe and at most
  * one store per node.
@@ -17,6 +18,7 @@
 /* madvise's MADV_HUGEPAGE is a Linux extension, outside POSIX. */
 #define _DEFAULT_SOURCE
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -136,87 +138,125 @@ bool tt_init(struct tt *t, size_t mb)
 {
     size_t bytes = (mb ? mb : 1) << 20;
     size_t clusters = TT_MIN_CLUSTERS;
-    while (clusters * 2 * TT_CLUSTER * sizeof(struct tt_entry) <= bytes)
+    while (clusters * 2 * TT_CLUSTER * sizeof(struct tt_slot) <= bytes)
         clusters *= 2;
     /* A cluster is one cache line: aligned, a probe touches one line only.
      * A table of 2 MB or more sits on 2 MB pages where the kernel offers
      * them (transparent huge pages): each probe lands on a random page, and
      * with 4 KB pages most probes also miss the TLB. */
-    size_t size = clusters * TT_CLUSTER * sizeof *t->entries;
-    size_t align = size >= TT_HUGE_PAGE ? TT_HUGE_PAGE : TT_CLUSTER * sizeof *t->entries;
-    t->entries = aligned_alloc(align, size);
-    if (t->entries) {
+    size_t size = clusters * TT_CLUSTER * sizeof *t->slots;
+    size_t align = size >= TT_HUGE_PAGE ? TT_HUGE_PAGE : TT_CLUSTER * sizeof *t->slots;
+    t->slots = aligned_alloc(align, size);
+    if (t->slots) {
         if (size >= TT_HUGE_PAGE)
-            madvise(t->entries, size, MADV_HUGEPAGE); /* a hint: ignored if refused */
-        memset(t->entries, 0, size);
+            madvise(t->slots, size, MADV_HUGEPAGE); /* a hint: ignored if refused */
+        memset(t->slots, 0, size);
     }
     t->clusters = clusters;
     t->age = 0;
-    return t->entries != NULL;
+    return t->slots != NULL;
 }
 
 void tt_free(struct tt *t)
 {
-    free(t->entries);
-    t->entries = NULL;
+    free(t->slots);
+    t->slots = NULL;
 }
 
 void tt_clear(struct tt *t)
 {
-    memset(t->entries, 0, t->clusters * TT_CLUSTER * sizeof *t->entries);
+    memset(t->slots, 0, t->clusters * TT_CLUSTER * sizeof *t->slots);
     t->age = 0;
 }
 
 
-const struct tt_entry *tt_probe(const struct tt *t, uint64_t key)
+/* The fields of an entry but its key, packed into one word and back. */
+static uint64_t pack(const struct tt_entry *e)
 {
-    const struct tt_entry *c = tt_cluster(t, key);
-    for (int i = 0; i < TT_CLUSTER; i++)
-        if (((c[i].key ^ key) & TT_KEY_MASK) == 0 && c[i].bound != TT_NONE)
-            return &c[i];
-    return NULL;
+    return (uint64_t)(uint16_t)e->score | (uint64_t)e->move << 16 | (uint64_t)e->from << 32 |
+           (uint64_t)(uint8_t)e->depth << 40 | (uint64_t)e->bound << 48 | (uint64_t)e->age << 56;
+}
+
+/* Reads slot s into *e. */
+static void load(const struct tt_slot *s, struct tt_entry *e)
+{
+    uint64_t data = atomic_load_explicit(&s->data, memory_order_relaxed);
+    uint64_t check = atomic_load_explicit(&s->check, memory_order_relaxed);
+    e->key = check ^ data;
+    e->score = (int16_t)(uint16_t)data;
+    e->move = (uint16_t)(data >> 16);
+    e->from = (uint8_t)(data >> 32);
+    e->depth = (int8_t)(uint8_t)(data >> 40);
+    e->bound = (uint8_t)(data >> 48);
+    e->age = (uint8_t)(data >> 56);
+}
+
+static void save(struct tt_slot *s, const struct tt_entry *e)
+{
+    uint64_t data = pack(e);
+    atomic_store_explicit(&s->data, data, memory_order_relaxed);
+    atomic_store_explicit(&s->check, e->key ^ data, memory_order_relaxed);
+}
+
+bool tt_probe(const struct tt *t, uint64_t key, struct tt_entry *entry)
+{
+    const struct tt_slot *c = tt_cluster(t, key);
+    for (int i = 0; i < TT_CLUSTER; i++) {
+        load(&c[i], entry);
+        if (((entry->key ^ key) & TT_KEY_MASK) == 0 && entry->bound != TT_NONE)
+            return true;
+    }
+    return false;
 }
 
 void tt_store(struct tt *t, uint64_t key, int score, int depth, enum tt_bound bound, int move,
               int from, int to)
 {
-    struct tt_entry *c = tt_cluster(t, key), *slot = &c[0];
+    struct tt_slot *c = tt_cluster(t, key), *slot = &c[0];
+    struct tt_entry e[TT_CLUSTER], *old = &e[0];
     int worst = 1 << 30;
     bool same = false;
     for (int i = 0; i < TT_CLUSTER; i++) {
-        same = ((c[i].key ^ key) & TT_KEY_MASK) == 0;
-        if (same || c[i].bound == TT_NONE) {
+        load(&c[i], &e[i]);
+        same = ((e[i].key ^ key) & TT_KEY_MASK) == 0;
+        if (same || e[i].bound == TT_NONE) {
             slot = &c[i];
+            old = &e[i];
             break;
         }
         /* Older searches' entries go first, then the shallowest. */
-        int worth = c[i].depth + (c[i].age == t->age ? 256 : 0);
+        int worth = e[i].depth + (e[i].age == t->age ? 256 : 0);
         if (worth < worst) {
             worst = worth;
             slot = &c[i];
+            old = &e[i];
         }
     }
     /* Keep a deeper result for the same key unless this one is exact;
      * the best move is worth keeping either way. */
     bool has_move = (move & TT_INDEX) != TT_NO_MOVE;
-    if (same && slot->bound != TT_NONE && depth < slot->depth - 1 && bound != TT_EXACT) {
-        if (has_move && (slot->move & TT_INDEX) == TT_NO_MOVE) {
-            slot->move = (uint16_t)move;
-            slot->from = (uint8_t)from;
-            slot->key = (key & TT_KEY_MASK) | (uint8_t)to;
+    if (same && old->bound != TT_NONE && depth < old->depth - 1 && bound != TT_EXACT) {
+        if (has_move && (old->move & TT_INDEX) == TT_NO_MOVE) {
+            old->move = (uint16_t)move;
+            old->from = (uint8_t)from;
+            old->key = (key & TT_KEY_MASK) | (uint8_t)to;
+            save(slot, old);
         }
         return;
     }
     if (!has_move && same) {
-        move = slot->move;
-        from = slot->from;
-        to = (uint8_t)slot->key;
+        move = old->move;
+        from = old->from;
+        to = (uint8_t)old->key;
     }
-    slot->key = (key & TT_KEY_MASK) | (uint8_t)to;
-    slot->score = (int16_t)score;
-    slot->move = (uint16_t)move;
-    slot->from = (uint8_t)from;
-    slot->depth = (int8_t)(depth < -100 ? -100 : depth > 120 ? 120 : depth);
-    slot->bound = (uint8_t)bound;
-    slot->age = t->age;
+    struct tt_entry fresh = {
+        .key = (key & TT_KEY_MASK) | (uint8_t)to,
+        .score = (int16_t)score,
+        .move = (uint16_t)move,
+        .from = (uint8_t)from,
+        .depth = (int8_t)(depth < -100 ? -100 : depth > 120 ? 120 : depth),
+        .bound = (uint8_t)bound,
+        .age = t->age,
+    };
+    save(slot, &fresh);
 }

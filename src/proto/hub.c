@@ -54,6 +54,7 @@ struct hub {
     const dm_variant *variant;
     size_t tt_mb;
     size_t tt_mb_max; /* the largest tt-size accepted */
+    int threads;      /* search threads (Lazy SMP)     */
     bool ponder_allowed;
     bool book;          /* go think answers from the built-in book when it can */
     uint64_t book_seed; /* varies the book's choice from one move to the next  */
@@ -202,9 +203,13 @@ static void cmd_hub(struct hub *h)
     hub_out_arg(&out, "values", values);
     send_line(h, hub_out_end(&out));
 
-    /* One search thread today: threads is declared so that GUIs can set
-     * it, and holds at 1. */
-    send_line(h, "param name=threads value=1 type=int min=1 max=1\n");
+    hub_out_start(&out, "param");
+    hub_out_arg(&out, "name", "threads");
+    hub_out_argf(&out, "value", "%d", h->threads);
+    hub_out_arg(&out, "type", "int");
+    hub_out_arg(&out, "min", "1");
+    hub_out_argf(&out, "max", "%d", DM_MAX_THREADS);
+    send_line(h, hub_out_end(&out));
     hub_out_start(&out, "param");
     hub_out_arg(&out, "name", "tt-size");
     hub_out_argf(&out, "value", "%zu", h->tt_mb);
@@ -276,8 +281,11 @@ static void cmd_set_param(struct hub *h, const struct hub_line *l)
             h->engine = NULL;
         }
     } else if (strcmp(name, "threads") == 0) {
-        if (!parse_number(value, 1, 1, true, &x))
-            send_error(h, "threads '%s': Damier searches with 1 thread", shown_value);
+        if (!parse_number(value, 1, DM_MAX_THREADS, true, &x))
+            send_error(h, "threads '%s' is not a whole number from 1 to %d", shown_value,
+                       DM_MAX_THREADS);
+        else
+            h->threads = (int)x; /* the engine takes it at the next search */
     } else if (strcmp(name, "bb-size") == 0) {
         if (!parse_number(value, 0, 0, true, &x))
             send_error(h, "bb-size '%s': Damier has no endgame databases yet", shown_value);
@@ -301,9 +309,15 @@ static bool ensure_engine(struct hub *h)
 {
     if (!h->engine)
         h->engine = dm_engine_new(h->tt_mb);
-    if (!h->engine)
+    if (!h->engine) {
         send_error(h, "out of memory for a %zu MB hash table", h->tt_mb);
-    return h->engine != NULL;
+        return false;
+    }
+    if (dm_engine_threads(h->engine) != h->threads &&
+        dm_engine_set_threads(h->engine, h->threads) != 0)
+        send_error(h, "out of memory for %d search threads: searching with %d", h->threads,
+                   dm_engine_threads(h->engine));
+    return true;
 }
 
 /* pos pos=<position> [moves="..."], or pos start [moves=...]: the moves are
@@ -504,6 +518,7 @@ int proto_hub_run_with(FILE *in, FILE *out, const struct proto_hub_options *o)
     if (h.tt_mb > h.tt_mb_max)
         h.tt_mb = h.tt_mb_max;
     h.ponder_allowed = true;
+    h.threads = 1;
     pthread_mutex_init(&h.out_lock, NULL);
     static struct hub_line line;
     char text[HUB_LINE_MAX], why[80], shown[TEXT_ESCAPED_SIZE(80)];

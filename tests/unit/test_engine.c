@@ -239,6 +239,45 @@ static void test_repetition(void **state)
     dm_engine_free(e);
 }
 
+/*
+ * The move counters: International's "5 moves with 1-2 pieces v 1 king"
+ * (10 plies without capture or promotion).  White king 46 and a man, Black
+ * a lone king shuttling 1-7-1 while the man walks 48-43-39-33-28 (none of
+ * the king's lines crosses its path): 8 plies of the count are gone at the
+ * root, so every line is drawn at ply 2 (the black king on 1, on the edge,
+ * cannot be taken) but 28-23, which gives the man (1x29) for a king
+ * against a king: either way no more than an even game.  Without the game
+ * the man is worth its material.
+ */
+static void test_move_counter(void **state)
+{
+    (void)state;
+    const dm_variant *v = tu_variant("international");
+    static const char *const moves[] = {"48-43", "1-7", "43-39", "7-1",
+                                        "39-33", "1-7", "33-28", "7-1"};
+    dm_position history[8], pos;
+    tu_position(v, "W:WK46,48:BK1", &pos);
+    for (int i = 0; i < 8; i++) {
+        history[i] = pos;
+        tu_play(v, &pos, moves[i], 0);
+    }
+    dm_engine *e = dm_engine_new(1);
+    assert_non_null(e);
+    dm_search_limits limits = {.depth = 6};
+    dm_search_result r;
+    assert_int_equal(dm_engine_search(e, v, &pos, history, 8, &limits, &r), 0);
+    assert_true(r.score >= 0 && r.score < 20);
+    /* Six plies gone and a search of one: the count is not out. */
+    dm_engine_new_game(e);
+    dm_search_limits shallow = {.depth = 1};
+    assert_int_equal(dm_engine_search(e, v, &pos, history + 2, 6, &shallow, &r), 0);
+    assert_true(r.score > 100);
+    dm_engine_new_game(e);
+    assert_int_equal(dm_engine_search(e, v, &pos, NULL, 0, &limits, &r), 0);
+    assert_true(r.score > 100);
+    dm_engine_free(e);
+}
+
 /* The same search twice from a fresh table: the same nodes, move, score. */
 static void test_deterministic(void **state)
 {
@@ -313,6 +352,71 @@ static void test_time_limits(void **state)
     dm_engine_free(e);
 }
 
+/* The plan's arithmetic (search_plan_time), figure by figure. */
+static void test_time_plan(void **state)
+{
+    (void)state;
+    static const struct {
+        dm_search_limits limits;
+        int nroot;
+        struct time_plan want;
+    } cases[] = {
+        /* No time limit. */
+        {{.depth = 5}, 10, {0, 0, false}},
+        /* A fixed time is used to its end. */
+        {{.move_time_ms = 500}, 10, {500, 500, false}},
+        /* Sudden death, 6 s: a margin of 600 ms; 5400 over 30 moves is a
+         * share of 180, the hard limit, soft 2/5 of it. */
+        {{.time_left_ms = 6000}, 10, {72, 180, true}},
+        /* 10 s + 0.5 s: margin 1000, share 9000 / 30 + 375 = 675. */
+        {{.time_left_ms = 10000, .increment_ms = 500}, 10, {270, 675, true}},
+        /* 10 moves in 60 s: margin 1000 (its cap), share 5900. */
+        {{.time_left_ms = 60000, .moves_to_go = 10}, 10, {2360, 5900, true}},
+        /* 1 s + 2 s: the share (30 + 1500) is capped at a third of 900. */
+        {{.time_left_ms = 1000, .increment_ms = 2000}, 10, {120, 300, true}},
+        /* The last move of a period: all of 100 ms less 20. */
+        {{.time_left_ms = 100, .moves_to_go = 1}, 10, {32, 80, true}},
+        /* A clock nearly out: at least a millisecond. */
+        {{.time_left_ms = 5}, 10, {1, 1, true}},
+        /* The shorter of a fixed time and a clock's hard limit. */
+        {{.move_time_ms = 100, .time_left_ms = 6000}, 10, {100, 100, false}},
+        {{.move_time_ms = 1000, .time_left_ms = 6000}, 10, {72, 180, true}},
+        /* A single legal move: one iteration. */
+        {{.time_left_ms = 6000}, 1, {1, 180, true}},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct time_plan p;
+        search_plan_time(&cases[i].limits, cases[i].nroot, &p);
+        if (p.soft_ms != cases[i].want.soft_ms || p.hard_ms != cases[i].want.hard_ms ||
+            p.clock != cases[i].want.clock)
+            fail_msg("case %zu: soft %lld hard %lld clock %d, expected %lld %lld %d", i,
+                     (long long)p.soft_ms, (long long)p.hard_ms, p.clock,
+                     (long long)cases[i].want.soft_ms, (long long)cases[i].want.hard_ms,
+                     cases[i].want.clock);
+    }
+
+    /* When another iteration starts. */
+    struct time_plan clock = {72, 180, true}, fixed = {500, 500, false}, none = {0, 0, false};
+    assert_true(search_goes_on(&clock, 71, 10, false, 0));
+    assert_false(search_goes_on(&clock, 72, 10, false, 0));
+    /* A new best move doubles the soft limit; a fall of 30 adds half
+     * (180 here, the hard limit, which caps it). */
+    assert_true(search_goes_on(&clock, 143, 0, true, 0));
+    assert_false(search_goes_on(&clock, 144, 0, true, 0));
+    assert_true(search_goes_on(&clock, 179, 0, true, 30));
+    assert_false(search_goes_on(&clock, 180, 0, true, 30));
+    assert_false(search_goes_on(&clock, 144, 0, true, 29));
+    assert_true(search_goes_on(&clock, 107, 0, false, 30));
+    assert_false(search_goes_on(&clock, 108, 0, false, 30));
+    /* Twice the last iteration would reach the hard limit. */
+    assert_true(search_goes_on(&clock, 10, 84, false, 0));
+    assert_false(search_goes_on(&clock, 10, 85, false, 0));
+    /* A fixed time goes on to its end, however long iterations take. */
+    assert_true(search_goes_on(&fixed, 499, 400, true, 100));
+    assert_false(search_goes_on(&fixed, 500, 0, false, 0));
+    assert_true(search_goes_on(&none, 1000000, 1000000, false, 0));
+}
+
 /* Checks a search of pos: a legal best move, a principal variation of
  * legal moves starting with it. */
 static void check_search(dm_engine *e, const dm_variant *v, const dm_position *pos,
@@ -344,6 +448,76 @@ static uint64_t next_random(uint64_t *s)
 {
     *s = *s * 6364136223846793005ull + 1442695040888963407ull;
     return *s >> 33;
+}
+
+/* Lazy SMP: threads out of range refused; three threads sharing the
+ * table find a forced shot and play legal lines in every variant, from
+ * the start and after random plies (with the game as history), by depth
+ * and by nodes; back to one thread, the search is reproducible again. */
+static void test_lazy_smp(void **state)
+{
+    (void)state;
+    dm_engine *e = dm_engine_new(1);
+    assert_non_null(e);
+    assert_int_equal(dm_engine_threads(e), 1);
+    assert_int_equal(dm_engine_set_threads(e, 0), -1);
+    assert_int_equal(dm_engine_set_threads(e, DM_MAX_THREADS + 1), -1);
+    assert_int_equal(dm_engine_threads(e), 1);
+    assert_int_equal(dm_engine_set_threads(e, 3), 0);
+    assert_int_equal(dm_engine_threads(e), 3);
+
+    /* The shot of test_shot_one_for_three, on three threads. */
+    const dm_variant *intl = tu_variant("international");
+    dm_position shot;
+    tu_position(intl, "W:W32,33,37,41:B12,22,23", &shot);
+    dm_search_limits deep = {.depth = 6};
+    dm_search_result r;
+    assert_int_equal(dm_engine_search(e, intl, &shot, NULL, 0, &deep, &r), 0);
+    dm_move want = tu_legal_move(intl, &shot, "32-28", 0);
+    assert_true(dm_move_same(&r.best, &want));
+    assert_int_equal(r.score, DM_SCORE_WIN - 3);
+
+    uint64_t seed = 99;
+    static dm_position game[64];
+    static dm_move_list legal;
+    for (int vi = 0; vi < dm_variant_count(); vi++) {
+        const dm_variant *v = dm_variant_at(vi);
+        int n = 0;
+        dm_position_start(v, &game[0]);
+        int plies = (int)(next_random(&seed) % 40);
+        while (n < plies && dm_position_outcome(v, &game[n]) == DM_ONGOING) {
+            dm_generate(v, &game[n], &legal, 0);
+            game[n + 1] = game[n];
+            dm_make_move(v, &game[n + 1], &legal.moves[next_random(&seed) % (uint64_t)legal.count]);
+            n++;
+        }
+        dm_search_limits by_depth = {.depth = tu_quick() ? 3 : 5};
+        dm_search_limits by_nodes = {.nodes = tu_quick() ? 500 : 4000};
+        check_search(e, v, &game[n], game, n, &by_depth);
+        check_search(e, v, &game[n], game, n, &by_nodes);
+    }
+
+    /* The start, after a new game. */
+    dm_position start;
+    dm_position_start(intl, &start);
+    dm_search_limits six = {.depth = 6};
+    dm_engine_new_game(e);
+    assert_int_equal(dm_engine_search(e, intl, &start, NULL, 0, &six, &r), 0);
+    assert_true(is_legal(intl, &start, &r.best));
+
+    /* One thread again: the same nodes as a fresh engine's. */
+    assert_int_equal(dm_engine_set_threads(e, 1), 0);
+    assert_int_equal(dm_engine_threads(e), 1);
+    dm_engine *fresh = dm_engine_new(1);
+    assert_non_null(fresh);
+    dm_search_result a, b;
+    dm_engine_new_game(e);
+    assert_int_equal(dm_engine_search(e, intl, &start, NULL, 0, &six, &a), 0);
+    assert_int_equal(dm_engine_search(fresh, intl, &start, NULL, 0, &six, &b), 0);
+    assert_int_equal(a.nodes, b.nodes);
+    assert_true(dm_move_same(&a.best, &b.best));
+    dm_engine_free(fresh);
+    dm_engine_free(e);
 }
 
 /* Every variant, from its start and from positions of random games (with
@@ -878,11 +1052,14 @@ int main(void)
         cmocka_unit_test(test_giveaway_gives),
         cmocka_unit_test(test_decided_scores),
         cmocka_unit_test(test_repetition),
+        cmocka_unit_test(test_move_counter),
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_time_limits),
+        cmocka_unit_test(test_time_plan),
         cmocka_unit_test(test_every_variant),
         cmocka_unit_test(test_eval_start),
         cmocka_unit_test(test_two_threads),
+        cmocka_unit_test(test_lazy_smp),
         cmocka_unit_test(test_move_stack_overflow),
         cmocka_unit_test(test_info_reports),
         cmocka_unit_test(test_stop_from_another_thread),

@@ -110,7 +110,9 @@ static struct record *read_records(const char *path, size_t *count, long *games)
             whole = i + 1;
             ++*games;
         }
-    if (whole < n && truncate(path, (off_t)(whole * sizeof *r)) != 0)
+    struct stat st;
+    bool longer = stat(path, &st) == 0 && (size_t)st.st_size != whole * sizeof *r;
+    if (longer && truncate(path, (off_t)(whole * sizeof *r)) != 0)
         fprintf(stderr, "damier-train: cannot cut the unfinished game off %s\n", path);
     *count = whole;
     return r;

@@ -30,3 +30,6 @@ train:
 	  $(BUILD)/damier-train --variant $(VARIANT) --games $$(( $(GAMES) * $$r )) --nodes $(NODES) \
 	    --cache $(TRAIN_CACHE) --out data/weights/$(VARIANT).dmw || exit 1; \
 	  r=$$((r+1)); done
+
+# tests/cli/train.sh runs the trainer.
+all-tests: $(BUILD)/damier-train

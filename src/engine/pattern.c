@@ -109,10 +109,10 @@ int pattern_weights_write(FILE *f, const struct pattern_header *h, const struct 
 {
     char head[4096];
     int len = snprintf(head, sizeof head,
-                       PATTERN_MAGIC " %d\nvariant %s\nfamily %s\nwindows %d\ncells %d\n"
+                       PATTERN_MAGIC " %d\nvariant %s\nfamily %s\nbase %s\nwindows %d\ncells %d\n"
                                      "games %ld\npositions %ld\ndate %s\ncommand %s\n",
-                       PATTERN_LAYOUT_VERSION, h->variant, h->family, l->windows, l->cells,
-                       h->games, h->positions, h->date, h->command);
+                       PATTERN_LAYOUT_VERSION, h->variant, h->family, h->on_hand ? "hand" : "none",
+                       l->windows, l->cells, h->games, h->positions, h->date, h->command);
     for (int gi = 0; gi < PG_COUNT && len < (int)sizeof head; gi++)
         len += snprintf(head + len, sizeof head - (size_t)len, "global %s %d %d\n",
                         global_names[gi], global[2 * gi], global[2 * gi + 1]);
@@ -209,6 +209,13 @@ int pattern_weights_read(const unsigned char *data, size_t size, const struct dm
                  header_value(head, head_size, "variant", id, sizeof id) ? id : "(none)", v->id);
         return -1;
     }
+    char base[16];
+    if (!header_value(head, head_size, "base", base, sizeof base) ||
+        (strcmp(base, "hand") != 0 && strcmp(base, "none") != 0)) {
+        snprintf(why, why_size, "no \"base\" line (hand or none)");
+        return -1;
+    }
+    w->on_hand = strcmp(base, "hand") == 0;
     if (!header_long(head, head_size, "windows", &windows) ||
         !header_long(head, head_size, "cells", &cells) || windows != l->windows ||
         cells != l->cells) {
@@ -415,6 +422,8 @@ int pattern_evaluate(const struct eval_tables *t, const dm_position *pos)
     int score = (int)(blended / div);
     if (pos->side != DM_WHITE)
         score = -score;
+    if (pw->on_hand)
+        score += eval_hand(t, pos);
     const int bound = DM_SCORE_DECIDED - 1;
     return score > bound ? bound : score < -bound ? -bound : score;
 }

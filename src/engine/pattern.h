@@ -61,6 +61,7 @@ struct pattern_layout {
 /* A weight set: global terms and windows, each with a middle-game and an
  * endgame value ([..][0] and [..][1]); windows are [window][config][phase]. */
 struct pattern_weights {
+    bool on_hand; /* the weights correct the hand-set evaluation: added to it */
     int16_t global[PG_COUNT][2];
     const int16_t *window; /* windows * configs * 2 values                  */
 };
@@ -117,6 +118,7 @@ struct pattern_header {
     long games, positions;
     const char *date;
     const char *command;
+    bool on_hand; /* "base hand": the weights are added to eval_hand       */
 };
 /* Writes a weight file for layout l: header h, padding to PATTERN_ALIGN,
  * then global (PG_COUNT * 2 values) and window (windows * configs * 2),

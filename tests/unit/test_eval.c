@@ -157,7 +157,7 @@ static unsigned char *make_file(const dm_variant *v, const struct pattern_layout
     for (size_t i = 0; i < nw; i++)
         window[i] = (int16_t)((int)(next_random() % 801) - 400);
     int16_t global[PG_COUNT * 2] = {800, 790, 2400, 2300, 300, 500, 40, 0, -64, -32};
-    struct pattern_header h = {v->id, eval_family_name(v), 12, 345, "2026-12-02", "test"};
+    struct pattern_header h = {v->id, eval_family_name(v), 12, 345, "2026-12-02", "test", false};
     FILE *f = tmpfile();
     assert_non_null(f);
     assert_int_equal(pattern_weights_write(f, &h, l, global, window), 0);
@@ -218,6 +218,16 @@ static void test_weight_file_reader(void **state)
     cells[7] = '9';
     assert_read_fails(copy, size, v, &l, "windows/cells do not match");
     memcpy(copy, data, size);
+    char *base = strstr((char *)copy, "\nbase none");
+    assert_non_null(base);
+    base[6] = 'X';
+    assert_read_fails(copy, size, v, &l, "no \"base\" line (hand or none)");
+    memcpy(copy, data, size);
+    base = strstr((char *)copy, "\nbase none");
+    memcpy(base + 6, "hand", 4);
+    assert_int_equal(pattern_weights_read(copy, size, v, &l, &w, why, sizeof why), 0);
+    assert_true(w.on_hand);
+    memcpy(copy, data, size);
     char *off = strstr((char *)copy, "\ndata ");
     assert_non_null(off);
     off[6] = '9'; /* an offset that is no multiple of the alignment */
@@ -266,6 +276,7 @@ static void test_colour_symmetry(void **state)
             random_position(v, &pos);
             mirror(v, &pos, &flipped);
             t.pattern.on = true;
+            t.pattern.w.on_hand = k % 2 == 1;
             int a = eval_position(&t, &pos), b = eval_position(&t, &flipped);
             assert_int_equal(a, b);
             nonzero += a != 0;

@@ -60,7 +60,7 @@ struct record {
 static void usage(void)
 {
     fprintf(stderr, "usage: damier-train --variant ID --games N [--nodes N] [--cache DIR] "
-                    "[--out FILE] [--epochs N] [--l2 X] [--fit-only]\n");
+                    "[--out FILE] [--epochs N] [--l2 X] [--base hand|none] [--fit-only]\n");
     exit(2);
 }
 
@@ -110,7 +110,9 @@ static struct record *read_records(const char *path, size_t *count, long *games)
             whole = i + 1;
             ++*games;
         }
-    if (whole < n && truncate(path, (off_t)(whole * sizeof *r)) != 0)
+    struct stat st;
+    bool longer = stat(path, &st) == 0 && (size_t)st.st_size != whole * sizeof *r;
+    if (longer && truncate(path, (off_t)(whole * sizeof *r)) != 0)
         fprintf(stderr, "damier-train: cannot cut the unfinished game off %s\n", path);
     *count = whole;
     return r;
@@ -214,8 +216,9 @@ static int play_game(FILE *f, const dm_variant *v, dm_engine *e, long index, uin
 
 struct sample {
     struct pattern_features f;
-    float y;   /* White's result: 0, 1/2, 1                                 */
-    bool held; /* validation                                                */
+    float hand; /* the hand-set evaluation for White: the base, if any      */
+    float y;    /* White's result: 0, 1/2, 1                                 */
+    bool held;  /* validation                                                */
 };
 
 struct model {
@@ -242,7 +245,7 @@ static double score_of(const struct pattern_layout *l, const double *w, const st
     }
     double p = (double)s->f.phase / l->start_pieces;
     *mg_part = p;
-    return mg * p + eg * (1 - p);
+    return s->hand + mg * p + eg * (1 - p);
 }
 
 static double sigmoid(double x)
@@ -254,6 +257,26 @@ static double loss_of(double q, double y)
 {
     const double eps = 1e-12;
     return -(y * log(q + eps) + (1 - y) * log(1 - q + eps));
+}
+
+/* Score units per unit of the sigmoid's argument. */
+static double scale = 174.0;
+
+/* The scale that fits the base (the hand-set evaluation) best, over a
+ * grid: the corrections are then fitted at that scale. */
+static double best_scale(const struct sample *s, size_t n)
+{
+    double best = 0, best_loss = 1e300;
+    for (double k = 40; k < 4000; k *= 1.05) {
+        double loss = 0;
+        for (size_t i = 0; i < n; i++)
+            loss += loss_of(sigmoid(s[i].hand / k), s[i].y);
+        if (loss < best_loss)
+            best_loss = loss, best = k;
+    }
+    printf("base: the hand-set evaluation fits best at scale %.0f, loss %.5f\n", best,
+           best_loss / (double)n);
+    return best;
 }
 
 static void fit(const struct pattern_layout *l, struct model *md, const struct sample *s, size_t n,
@@ -269,7 +292,7 @@ static void fit(const struct pattern_layout *l, struct model *md, const struct s
         for (size_t k = 0; k < n; k++) {
             double p;
             double sc = score_of(l, w, &s[k], &p);
-            double q = sigmoid(sc / SCALE);
+            double q = sigmoid(sc / scale);
             if (s[k].held) {
                 val_loss += loss_of(q, s[k].y);
                 nval++;
@@ -277,7 +300,7 @@ static void fit(const struct pattern_layout *l, struct model *md, const struct s
             }
             train_loss += loss_of(q, s[k].y);
             ntrain++;
-            double d = (q - s[k].y) / SCALE, dm = d * p, de = d * (1 - p);
+            double d = (q - s[k].y) / scale, dm = d * p, de = d * (1 - p);
             double *gw = g + NG;
             for (int i = 0; i < l->windows; i++) {
                 size_t base = (size_t)i * (size_t)l->configs * 2;
@@ -321,7 +344,7 @@ int main(int argc, char **argv)
     uint64_t nodes = 4000;
     int epochs = 300;
     double l2 = 2e-6;
-    bool fit_only = false;
+    bool fit_only = false, on_hand = true;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "--fit-only") == 0) {
@@ -345,6 +368,8 @@ int main(int argc, char **argv)
             epochs = atoi(val);
         else if (strcmp(a, "--l2") == 0)
             l2 = atof(val);
+        else if (strcmp(a, "--base") == 0 && (!strcmp(val, "hand") || !strcmp(val, "none")))
+            on_hand = strcmp(val, "hand") == 0;
         else
             usage();
     }
@@ -422,6 +447,8 @@ int main(int argc, char **argv)
         dm_position pos;
         unpack(&pos, &recs[i]);
         pattern_features_of(&tables, &pos, &s[n].f);
+        int hand = eval_hand(&tables, &pos);
+        s[n].hand = on_hand ? (float)(pos.side == DM_WHITE ? hand : -hand) : 0;
         s[n].y = (float)recs[i].result / 2;
         s[n].held = recs[i].game % HOLD_OUT == HOLD_OUT - 1;
         n++;
@@ -445,13 +472,19 @@ int main(int argc, char **argv)
         fprintf(stderr, "damier-train: out of memory\n");
         return 1;
     }
-    md.w[2 * PG_MAN] = md.w[2 * PG_MAN + 1] = 100;
-    md.w[2 * PG_KING] = md.w[2 * PG_KING + 1] = 250;
-    fit(l, &md, s, n, epochs, l2);
-
-    /* A man is worth 100: the search's margins are in those units. */
-    double man = (md.w[2 * PG_MAN] + md.w[2 * PG_MAN + 1]) / 2;
-    double k = man > 1 ? 100 / man : 1;
+    double k = 1;
+    if (on_hand) {
+        /* Corrections to the hand-set evaluation, from zero. */
+        scale = best_scale(s, n);
+        fit(l, &md, s, n, epochs, l2);
+    } else {
+        md.w[2 * PG_MAN] = md.w[2 * PG_MAN + 1] = 100;
+        md.w[2 * PG_KING] = md.w[2 * PG_KING + 1] = 250;
+        fit(l, &md, s, n, epochs, l2);
+        /* A man is worth 100: the search's margins are in those units. */
+        double man = (md.w[2 * PG_MAN] + md.w[2 * PG_MAN + 1]) / 2;
+        k = man > 1 ? 100 / man : 1;
+    }
     int16_t global[NG];
     int16_t *window = malloc((size_t)md.nw * sizeof *window);
     if (!window)
@@ -469,7 +502,7 @@ int main(int argc, char **argv)
     char date[32];
     time_t now = time(NULL);
     strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-    struct pattern_header h = {id, eval_family_name(v), have, (long)n, date, cmd};
+    struct pattern_header h = {id, eval_family_name(v), have, (long)n, date, cmd, on_hand};
     char tmp[1300];
     snprintf(tmp, sizeof tmp, "%s.tmp", out);
     FILE *f = fopen(tmp, "wb");

@@ -1,0 +1,34 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# train.sh - a smoke run of the trainer (tools/train/train.c): a few
+# self-play games at a small node budget, resumed, an unfinished game cut
+# off, a fit of a few epochs and the weight file it writes.
+. "$(dirname "$0")/common.inc"
+
+TRAIN="$(dirname "$DAMIER_BIN")/damier-train"
+[ -x "$TRAIN" ] || { fail "no $TRAIN (make $TRAIN)"; finish; }
+cache="$tmp/cache"
+
+"$TRAIN" --variant english --games 2 --nodes 300 --cache "$cache" --out "$tmp/w.dmw" \
+    --epochs 3 >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 0 ] || fail "first run: $(cat "$tmp/err")"
+grep -q '^self-play: 0 games there, playing 2 more at 300 nodes a move$' "$tmp/out" ||
+    fail "first run: no self-play line: $(cat "$tmp/out")"
+grep -q '^data: 2 games' "$tmp/out" || fail "first run: not 2 games: $(cat "$tmp/out")"
+head -c 400 "$tmp/w.dmw" | grep -q '^variant english$' || fail "weight file: no variant line"
+head -c 400 "$tmp/w.dmw" | grep -q '^games 2$' || fail "weight file: no games line"
+head -c 400 "$tmp/w.dmw" | grep -q '^base hand$' || fail "weight file: no base line"
+
+# Resumed: two games are there, one more is played.
+printf 'half a record' >>"$cache/english.pos"
+"$TRAIN" --variant english --games 3 --nodes 300 --cache "$cache" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 0 ] || fail "resumed run: $(cat "$tmp/err")"
+grep -q '^self-play: 2 games there, playing 1 more' "$tmp/out" ||
+    fail "resumed run: $(cat "$tmp/out")"
+grep -q '^data: 3 games' "$tmp/out" || fail "resumed run: not 3 games: $(cat "$tmp/out")"
+
+"$TRAIN" --variant no-such --games 1 >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 2 ] || fail "unknown variant: exit $?"
+grep -q 'unknown variant no-such' "$tmp/err" || fail "unknown variant: $(cat "$tmp/err")"
+
+finish

@@ -1089,6 +1089,16 @@ static int pick_within_margin(const struct dm_engine *e, int best_score)
     int margin = e->lim.random_margin, n = 0;
     for (int i = 0; i < count; i++)
         n += e->root_score[i] >= best_score - margin;
+    if (n == 0) {
+        /* A stop in the middle of an iteration can leave the best line's
+         * score above every root score: measure from the best of these. */
+        best_score = e->root_score[0];
+        for (int i = 1; i < count; i++)
+            if (e->root_score[i] > best_score)
+                best_score = e->root_score[i];
+        for (int i = 0; i < count; i++)
+            n += e->root_score[i] >= best_score - margin;
+    }
     int pick = (int)(mix64(e->lim.seed + 0x9E3779B97F4A7C15ull) % (uint64_t)n);
     for (int i = 0; i < count; i++)
         if (e->root_score[i] >= best_score - margin && pick-- == 0)

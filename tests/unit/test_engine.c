@@ -1042,6 +1042,38 @@ static void test_key_after(void **state)
     }
 }
 
+/* A weak level's random choice from a search its node budget stops in the
+ * middle of an iteration: the choice is one of the legal moves, whatever
+ * the partial iteration left in the root's scores (it once divided by a
+ * count of zero moves within the margin). */
+static void test_random_margin_stopped(void **state)
+{
+    (void)state;
+    const dm_variant *v = dm_variant_by_id("international");
+    dm_engine *e = dm_engine_new(1);
+    assert_non_null(e);
+    dm_position pos;
+    dm_position_start(v, &pos);
+    dm_move_list legal;
+    for (int ply = 0; ply < 12; ply++) {
+        dm_generate(v, &pos, &legal, 0);
+        if (legal.count == 0)
+            break;
+        for (uint64_t nodes = 40; nodes <= 4000; nodes = nodes * 3 / 2) {
+            dm_search_limits lim = {.nodes = nodes, .random_margin = 30, .seed = nodes + ply};
+            dm_search_result r;
+            assert_int_equal(dm_engine_search(e, v, &pos, NULL, 0, &lim, &r), 0);
+            assert_true(r.has_move);
+            bool found = false;
+            for (int i = 0; i < legal.count && !found; i++)
+                found = dm_move_same(&legal.moves[i], &r.best);
+            assert_true(found);
+        }
+        dm_make_move(v, &pos, &legal.moves[(ply * 7) % legal.count]);
+    }
+    dm_engine_free(e);
+}
+
 int main(void)
 {
     /* clang-format off */
@@ -1067,6 +1099,7 @@ int main(void)
         cmocka_unit_test(test_ponder_threads),
         cmocka_unit_test(test_multipv),
         cmocka_unit_test(test_key_after),
+        cmocka_unit_test(test_random_margin_stopped),
     };
     /* clang-format on */
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -410,10 +410,11 @@ static bool run_levels(struct retro *r)
 {
     struct table *t = r->t;
     for (int level = 0; level < r->nlevels; level++) {
-        struct queue *q = &r->levels[level];
-        for (size_t k = 0; k < q->n; k++) {
-            uint64_t i = q->e[k] >> 1;
-            bool won = q->e[k] & 1;
+        /* Not a pointer kept across the loop: a push may move the levels,
+         * and it adds to later levels only, so this one's entries stay. */
+        for (size_t k = 0; k < r->levels[level].n; k++) {
+            uint64_t i = r->levels[level].e[k] >> 1;
+            bool won = r->levels[level].e[k] & 1;
             if (t->values[i] != 0)
                 continue;
             t->values[i] = egdb_byte(won ? DM_EGDB_WIN : DM_EGDB_LOSS, level);
@@ -422,8 +423,8 @@ static bool run_levels(struct retro *r)
             if (!tell_predecessors(r, &x, level, won))
                 return false;
         }
-        free(q->e);
-        *q = (struct queue){0};
+        free(r->levels[level].e);
+        r->levels[level] = (struct queue){0};
     }
     return true;
 }

@@ -55,6 +55,7 @@
 
 #include "base/bits.h"
 #include "engine/engine.h"
+#include "engine/tablebase.h"
 #include "rules/kernel.h"
 #include "rules/rules.h"
 #include "rules/variant.h"
@@ -109,6 +110,8 @@ struct dm_engine {
     int history[2][DM_MAX_CELLS][DM_MAX_CELLS]; /* [side][from][to]        */
     uint64_t *game_keys;                        /* the positions before the root */
     int game_cap, ngame;
+
+    struct engine_egdb egdb; /* the endgame tables, if given */
 
     /* Lines of the last search, best first, and those of the iteration in
      * progress. */
@@ -177,12 +180,18 @@ void dm_engine_free(dm_engine *e)
     if (!e)
         return;
     tt_free(&e->tt);
+    engine_egdb_close(&e->egdb);
     free(e->moves);
     free(e->order_key);
     free(e->order);
     free(e->pv);
     free(e->game_keys);
     free(e);
+}
+
+void dm_engine_set_egdb(dm_engine *e, const char *root)
+{
+    engine_egdb_set(&e->egdb, root);
 }
 
 void dm_engine_new_game(dm_engine *e)
@@ -615,6 +624,9 @@ static int search(struct dm_engine *e, const dm_position *pos, int ply, int dept
      * a probe there costs a cache miss for what the evaluation says anyway. */
     int tt_move = TT_NO_MOVE, tt_from = DM_NO_CELL, tt_to = DM_NO_CELL;
     int cut;
+    /* The endgame tables know this node (few pieces, no capture pending). */
+    if (depth > 0 && ply > 0 && engine_egdb_score(&e->egdb, pos, ply, &cut))
+        return cut;
     if (depth > 0 && tt_cutoff(e, sp->key, ply, depth, alpha, beta, pv_node, &tt_move, &tt_from,
                                &tt_to, &cut))
         return cut;
@@ -990,6 +1002,7 @@ int dm_engine_search(dm_engine *e, const dm_variant *v, const dm_position *pos,
     e->tt.age++;
     memset(e->history, 0, sizeof e->history);
     eval_prepare(&e->eval, v);
+    engine_egdb_prepare(&e->egdb, v);
     if (!history || nhistory < 0)
         nhistory = 0;
     if (!load_history(e, pos, history, nhistory))

@@ -192,6 +192,13 @@ struct queue {
 struct retro {
     struct builder *b;
     struct table *t;
+    /* Whether a move back found along a line must be checked by generating
+     * the moves of the position it leads to.  Where men and kings move
+     * along lines onto any empty cell in their directions, the step back
+     * (the piece's own kind, onto a cell its kind may stand on, from a
+     * position with no capture pending) is always a legal move; Dameo's
+     * runs of men and Alquerque's stuck men are checked. */
+    bool check_moves;
     uint8_t *cnt;
     uint16_t *ext;
     struct queue *levels;
@@ -389,7 +396,7 @@ static bool tell_predecessors(struct retro *r, const dm_position *x, int level, 
                     continue;
                 if (won && r->cnt[j] == ESCAPE)
                     continue;
-                if (!makes(r, &y, a, to, x))
+                if (r->check_moves && !makes(r, &y, a, to, x))
                     continue;
                 if (!won) {
                     r->ext[j] |= WIN_QUEUED;
@@ -431,7 +438,8 @@ static bool run_levels(struct retro *r)
 
 static bool build_table(struct builder *b, struct table *t)
 {
-    struct retro r = {.b = b, .t = t};
+    struct retro r = {.b = b, .t = t,
+                      .check_moves = b->v->linear_moves || b->v->far_row != FAR_ROW_FREE};
     size_t n = t->ix.size;
     r.cnt = calloc(n ? n : 1, 1);
     r.ext = calloc(n ? n : 1, sizeof *r.ext);

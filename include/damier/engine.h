@@ -146,6 +146,12 @@ void dm_engine_free(dm_engine *e);
 int dm_engine_set_threads(dm_engine *e, int threads);
 int dm_engine_threads(const dm_engine *e);
 
+/* Endgame tables (damier/egdb.h): the searches of e probe those under root
+ * (ROOT/VARIANT/, as damier egdb build writes them) where few pieces are
+ * left and no capture is pending, scoring a win as 25000 less the plies
+ * from the root to the end (docs/egdb.md).  NULL or "": none (the default).
+ * Missing tables are no error: nothing is probed. */
+void dm_engine_set_egdb(dm_engine *e, const char *root);
 /* Forgets what earlier searches learnt (the transposition table). */
 void dm_engine_new_game(dm_engine *e);
 

@@ -192,6 +192,13 @@ struct queue {
 struct retro {
     struct builder *b;
     struct table *t;
+    /* Whether a move back found along a line must be checked by generating
+     * the moves of the position it leads to.  Where men and kings move
+     * along lines onto any empty cell in their directions, the step back
+     * (the piece's own kind, onto a cell its kind may stand on, from a
+     * position with no capture pending) is always a legal move; Dameo's
+     * runs of men and Alquerque's stuck men are checked. */
+    bool check_moves;
     uint8_t *cnt;
     uint16_t *ext;
     struct queue *levels;
@@ -389,7 +396,7 @@ static bool tell_predecessors(struct retro *r, const dm_position *x, int level, 
                     continue;
                 if (won && r->cnt[j] == ESCAPE)
                     continue;
-                if (!makes(r, &y, a, to, x))
+                if (r->check_moves && !makes(r, &y, a, to, x))
                     continue;
                 if (!won) {
                     r->ext[j] |= WIN_QUEUED;
@@ -410,10 +417,11 @@ static bool run_levels(struct retro *r)
 {
     struct table *t = r->t;
     for (int level = 0; level < r->nlevels; level++) {
-        struct queue *q = &r->levels[level];
-        for (size_t k = 0; k < q->n; k++) {
-            uint64_t i = q->e[k] >> 1;
-            bool won = q->e[k] & 1;
+        /* Not a pointer kept across the loop: a push may move the levels,
+         * and it adds to later levels only, so this one's entries stay. */
+        for (size_t k = 0; k < r->levels[level].n; k++) {
+            uint64_t i = r->levels[level].e[k] >> 1;
+            bool won = r->levels[level].e[k] & 1;
             if (t->values[i] != 0)
                 continue;
             t->values[i] = egdb_byte(won ? DM_EGDB_WIN : DM_EGDB_LOSS, level);
@@ -422,15 +430,16 @@ static bool run_levels(struct retro *r)
             if (!tell_predecessors(r, &x, level, won))
                 return false;
         }
-        free(q->e);
-        *q = (struct queue){0};
+        free(r->levels[level].e);
+        r->levels[level] = (struct queue){0};
     }
     return true;
 }
 
 static bool build_table(struct builder *b, struct table *t)
 {
-    struct retro r = {.b = b, .t = t};
+    struct retro r = {.b = b, .t = t,
+                      .check_moves = b->v->linear_moves || b->v->far_row != FAR_ROW_FREE};
     size_t n = t->ix.size;
     r.cnt = calloc(n ? n : 1, 1);
     r.ext = calloc(n ? n : 1, sizeof *r.ext);

@@ -130,7 +130,7 @@ int egdb_write(const char *path, const struct egdb_index *ix, const uint8_t *val
         uLong len = (uLong)(ix->size - start < EGDB_BLOCK ? ix->size - start : EGDB_BLOCK);
         uLongf out = (uLongf)(cap - used);
         put64(offsets + 8 * (size_t)b, used);
-        if (compress2(blocks + used, &out, values + start, len, 9) != Z_OK) {
+        if (compress2(blocks + used, &out, values + start, len, 6) != Z_OK) {
             snprintf(err->msg, sizeof err->msg, "%s: zlib could not compress block %u", path, b);
             goto done;
         }

@@ -209,16 +209,16 @@ static dm_bits place_free(uint64_t r, int k, dm_bits taken, int ncells)
     int p[DM_EGDB_MAX_PIECES + 1];
     int nfree = ncells - popcount128(taken);
     comb_unrank(r, k, nfree, p);
+    dm_bits free_cells = ~taken & (ncells >= 128 ? ~(dm_bits)0 : (((dm_bits)1 << ncells) - 1));
     dm_bits set = 0;
-    int rank = 0, j = 0;
-    for (int cell = 0; cell < ncells && j < k; cell++) {
-        if (has128(taken, cell))
-            continue;
+    /* The free cells in order, popped until the k-th chosen rank. */
+    for (int rank = 0, j = 0; j < k; rank++) {
+        dm_bits low = free_cells & (~free_cells + 1);
+        free_cells ^= low;
         if (rank == p[j]) {
-            set |= (dm_bits)1 << cell;
+            set |= low;
             j++;
         }
-        rank++;
     }
     return set;
 }

@@ -58,6 +58,7 @@
 
 #include "base/bits.h"
 #include "engine/engine.h"
+#include "engine/tablebase.h"
 #include "rules/kernel.h"
 #include "rules/rules.h"
 #include "rules/variant.h"
@@ -148,6 +149,8 @@ struct dm_engine {
     uint64_t *game_keys;                        /* the positions before the root */
     int game_cap, ngame;
 
+    struct engine_egdb egdb; /* the endgame tables, if given */
+
     /* Lines of the last search, best first, and those of the iteration in
      * progress. */
     dm_search_line lines[DM_MAX_MULTIPV], found[DM_MAX_MULTIPV];
@@ -236,6 +239,7 @@ void dm_engine_free(dm_engine *e)
     for (int i = 0; i < e->nhelpers; i++)
         dm_engine_free(e->helpers[i].engine);
     tt_free(&e->tt);
+    engine_egdb_close(&e->egdb);
     free(e->moves);
     free(e->order_key);
     free(e->order);
@@ -256,6 +260,7 @@ int dm_engine_set_threads(dm_engine *e, int threads)
             return -1;
         h->table = &e->tt;
         h->helper_index = e->nhelpers + 1;
+        engine_egdb_set(&h->egdb, e->egdb.root);
         e->helpers[e->nhelpers++].engine = h;
     }
     return 0;
@@ -264,6 +269,13 @@ int dm_engine_set_threads(dm_engine *e, int threads)
 int dm_engine_threads(const dm_engine *e)
 {
     return 1 + e->nhelpers;
+}
+
+void dm_engine_set_egdb(dm_engine *e, const char *root)
+{
+    engine_egdb_set(&e->egdb, root);
+    for (int i = 0; i < e->nhelpers; i++)
+        engine_egdb_set(&e->helpers[i].engine->egdb, root);
 }
 
 void dm_engine_new_game(dm_engine *e)
@@ -843,6 +855,9 @@ static int search(struct dm_engine *e, const dm_position *pos, int ply, int dept
      * a probe there costs a cache miss for what the evaluation says anyway. */
     int tt_move = TT_NO_MOVE, tt_from = DM_NO_CELL, tt_to = DM_NO_CELL;
     int cut;
+    /* The endgame tables know this node (few pieces, no capture pending). */
+    if (depth > 0 && ply > 0 && engine_egdb_score(&e->egdb, pos, ply, &cut))
+        return cut;
     if (depth > 0 && tt_cutoff(e, sp->key, ply, depth, alpha, beta, pv_node, &tt_move, &tt_from,
                                &tt_to, &cut))
         return cut;
@@ -1331,6 +1346,7 @@ int dm_engine_search(dm_engine *e, const dm_variant *v, const dm_position *pos,
     memset(e->history, 0, sizeof e->history);
     eval_prepare(&e->eval, v);
     load_counters(e, e->lim.rules);
+    engine_egdb_prepare(&e->egdb, v);
     if (!history || nhistory < 0)
         nhistory = 0;
     if (!load_history(e, pos, history, nhistory))

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "base/text.h"
+#include "damier/egdb.h"
 #include "damier/engine.h"
 #include "damier/notation.h"
 #include "damier/play.h"
@@ -58,6 +59,7 @@ struct hub {
     bool ponder_allowed;
     bool book;          /* go think answers from the built-in book when it can */
     uint64_t book_seed; /* varies the book's choice from one move to the next  */
+    char egdb_dir[512]; /* the endgame tables' root; "default", or "": none */
 
     dm_engine *engine; /* made by init, or at the first search */
 
@@ -223,6 +225,13 @@ static void cmd_hub(struct hub *h)
     send_line(h, "param name=bb-size value=0 type=int min=0 max=0\n");
     send_line(h, "param name=ponder value=true type=bool\n");
     send_line(h, "param name=book value=false type=bool\n");
+    /* The endgame tables (damier egdb build): "default" is
+     * $DAMIER_EGDB_DIR or ~/.cache/damier/egdb, "none" turns them off. */
+    hub_out_start(&out, "param");
+    hub_out_arg(&out, "name", "egdb-dir");
+    hub_out_arg(&out, "value", h->egdb_dir[0] ? h->egdb_dir : "none");
+    hub_out_arg(&out, "type", "string");
+    send_line(h, hub_out_end(&out));
     send_line(h, "wait\n");
 }
 
@@ -246,6 +255,18 @@ static bool parse_number(const char *text, double min, double max, bool integer,
         return false;
     *value = x;
     return true;
+}
+
+/* Gives the engine the endgame tables' root (none if no home is known). */
+static void set_egdb(struct hub *h)
+{
+    char root[512];
+    dm_error err;
+    if (strcmp(h->egdb_dir, "default") != 0)
+        dm_engine_set_egdb(h->engine, h->egdb_dir);
+    else
+        dm_engine_set_egdb(h->engine,
+                           dm_egdb_default_root(root, sizeof root, &err) == 0 ? root : NULL);
 }
 
 static void cmd_set_param(struct hub *h, const struct hub_line *l)
@@ -294,6 +315,10 @@ static void cmd_set_param(struct hub *h, const struct hub_line *l)
             send_error(h, "ponder '%s' is neither true nor false", shown_value);
         else
             h->ponder_allowed = b;
+    } else if (strcmp(name, "egdb-dir") == 0) {
+        snprintf(h->egdb_dir, sizeof h->egdb_dir, "%s", strcmp(value, "none") ? value : "");
+        if (h->engine)
+            set_egdb(h);
     } else if (strcmp(name, "book") == 0) {
         if (!parse_bool(value, &b))
             send_error(h, "book '%s' is neither true nor false", shown_value);
@@ -307,8 +332,8 @@ static void cmd_set_param(struct hub *h, const struct hub_line *l)
  * runs out. */
 static bool ensure_engine(struct hub *h)
 {
-    if (!h->engine)
-        h->engine = dm_engine_new(h->tt_mb);
+    if (!h->engine && (h->engine = dm_engine_new(h->tt_mb)) != NULL)
+        set_egdb(h);
     if (!h->engine) {
         send_error(h, "out of memory for a %zu MB hash table", h->tt_mb);
         return false;
@@ -519,6 +544,7 @@ int proto_hub_run_with(FILE *in, FILE *out, const struct proto_hub_options *o)
         h.tt_mb = h.tt_mb_max;
     h.ponder_allowed = true;
     h.threads = 1;
+    snprintf(h.egdb_dir, sizeof h.egdb_dir, "default");
     pthread_mutex_init(&h.out_lock, NULL);
     static struct hub_line line;
     char text[HUB_LINE_MAX], why[80], shown[TEXT_ESCAPED_SIZE(80)];

@@ -460,6 +460,37 @@ static void test_unsupported(void **state)
     dm_egdb_close(db);
 }
 
+/* The search scores a node the tables know as 25000 less the plies to the
+ * end from the root, and without tables sees the mate itself. */
+static void test_engine_probes(void **state)
+{
+    (void)state;
+    build("english", 3);
+    const dm_variant *v = dm_variant_by_id("english");
+    dm_position pos;
+    dm_error err;
+    /* Two kings win in 11 plies (the table): every reply at ply 1 is in the
+     * tables, so the root scores 25000 - 11.  Without tables, 3 plies see
+     * no end. */
+    assert_int_equal(dm_fen_parse(v, "W:WK29,K30:BK4", &pos, &err), 0);
+    dm_engine *e = dm_engine_new(1);
+    assert_non_null(e);
+    dm_search_limits lim = {.depth = 3};
+    dm_search_result res;
+    assert_int_equal(dm_engine_search(e, v, &pos, NULL, 0, &lim, &res), 0);
+    assert_true(res.score < 25000 - 126);
+    dm_engine_set_egdb(e, root);
+    dm_engine_new_game(e);
+    assert_int_equal(dm_engine_search(e, v, &pos, NULL, 0, &lim, &res), 0);
+    assert_int_equal(res.score, 25000 - 11);
+    /* Tables that are not there: no probe, no error. */
+    dm_engine_set_egdb(e, "/nonexistent/egdb");
+    dm_engine_new_game(e);
+    assert_int_equal(dm_engine_search(e, v, &pos, NULL, 0, &lim, &res), 0);
+    assert_true(res.score < 25000 - 126);
+    dm_engine_free(e);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -470,6 +501,7 @@ int main(void)
         cmocka_unit_test(test_verify),
         cmocka_unit_test(test_damaged_files),
         cmocka_unit_test(test_unsupported),
+        cmocka_unit_test(test_engine_probes),
     };
     return cmocka_run_group_tests(tests, setup_root, teardown_root);
 }

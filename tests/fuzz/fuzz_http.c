@@ -63,7 +63,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fs_start();
     size_t len;
     char *req = fs_expand(data, size, &len);
-    int fd = fs_connect();
+    int fd = fs_connect_server();
     FUZZ_CHECK(fd >= 0);
     net_send_all(fd, req, len); /* the server may close first: what it sent is read */
     bool must_answer = memchr(req, '\0', len) == NULL && plain_get(req, len);

@@ -62,6 +62,26 @@ static inline int fs_connect(void)
     return fd;
 }
 
+/* A socket to the running server, tried again for up to 5 s: on a machine
+ * loaded enough, a loopback connect now and then fails for a moment (seen
+ * in hour-long runs), which is not the server's fault; one that fails for
+ * 5 s is, and says why. */
+static inline int fs_connect_server(void)
+{
+    int64_t deadline = net_now_ms() + 5000;
+    for (;;) {
+        int fd = fs_connect();
+        if (fd >= 0)
+            return fd;
+        int why = errno;
+        if (net_now_ms() > deadline) {
+            fprintf(stderr, "fuzz: cannot connect to the server for 5 s: %s\n", strerror(why));
+            return -1;
+        }
+        net_pause_ms(20);
+    }
+}
+
 /* Closes fd with a reset: no TIME_WAIT left behind by thousands of inputs. */
 static inline void fs_close(int fd)
 {
@@ -93,7 +113,7 @@ static inline size_t fs_read_all(int fd, char *buf, size_t size, int first_ms, i
  * the server's own answers always carry it). */
 static inline size_t fs_request(const char *req, char *buf, size_t size)
 {
-    int fd = fs_connect();
+    int fd = fs_connect_server();
     FUZZ_CHECK(fd >= 0);
     FUZZ_CHECK(net_send_all(fd, req, strlen(req)));
     size_t len = 0;

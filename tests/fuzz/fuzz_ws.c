@@ -159,7 +159,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     snprintf(path, sizeof path, "/ws/games/%s%s%s", games[slot].id,
              seat == 0 ? "?token=" : seat == 1 ? "" : "?token=wrong",
              seat == 0 ? games[slot].token : "");
-    int fd = fs_connect();
+    int fd = fs_connect_server();
     FUZZ_CHECK(fd >= 0);
     int n = snprintf(req, sizeof req,
                      "GET %s HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"

@@ -20,6 +20,8 @@
  */
 #include "rules/kernel.h"
 
+#include <string.h>
+
 #include "rules/kernel_impl.h"
 #include "rules/kfull.h"
 #include "rules/variant.h"
@@ -238,4 +240,16 @@ int kernel_leaf(const struct dm_variant *v, const dm_position *pos)
 void kernel_prepare(struct dm_variant *v)
 {
     rules_of(v, &v->krules);
+}
+
+_Thread_local struct capture_memo kernel_capture_memo;
+
+uint32_t kernel_capture_memo_stamp(void)
+{
+    struct capture_memo *m = &kernel_capture_memo;
+    if (++m->stamp == 0) {
+        memset(m->slots, 0, sizeof m->slots);
+        m->stamp = 1;
+    }
+    return m->stamp;
 }

@@ -284,6 +284,10 @@ struct kb_search {
     bool king_captor;   /* the mover started as a king                       */
     bool crowned;       /* a man crowned on the way (continue as king)       */
     int from_sq;
+    bool memo;          /* the states of long routes are memoised: every
+                         * route with one from, to and captured set is one
+                         * move, and the key weighs no order of capture    */
+    uint32_t stamp;     /* this piece's in kernel_capture_memo, 0: none yet */
     struct kb_list *list;   /* lean output, or NULL                      */
     struct move_sink *sink; /* full routes (kernel_generate), or NULL    */
     uint8_t over_sq[DM_MAX_JUMPS], land_sq[DM_MAX_JUMPS];
@@ -514,6 +518,48 @@ K_INLINE void kb_emit(const struct kb_search *s, K_BB to_bb, K_BB captured_bb, i
     m->promotes = promotes;
 }
 
+/* Whether the capturer on sq, having taken captured_bb, with (a king) the
+ * directions dirs left or (a man) 0, was searched from there already in
+ * this piece's search: then every route from there was found, and *went_on
+ * tells whether there was any.  Else *slot is where to note it once done.
+ * Only for routes of K_DUP_MIN jumps or more: shorter ones never meet. */
+static bool kb_memo_find(struct kb_search *s, int sq, K_BB captured_bb, unsigned dirs,
+                         struct capture_memo_slot **slot, bool *went_on)
+{
+    if (!s->stamp)
+        s->stamp = kernel_capture_memo_stamp();
+    uint64_t lo = (uint64_t)captured_bb, hi = 0;
+#if K_WIDE
+    hi = (uint64_t)(captured_bb >> 64);
+#endif
+    uint64_t h = (lo ^ (hi * 0x9E3779B97F4A7C15ull) ^ ((uint64_t)sq << 56) ^ ((uint64_t)dirs << 48)) *
+                 0xD6E8FEB86659FD93ull;
+    struct capture_memo_slot *m = &kernel_capture_memo.slots[h >> (64 - CAPTURE_MEMO_BITS)];
+    if (m->stamp == s->stamp && m->sq == sq && m->dirs == dirs && m->captured_lo == lo &&
+        m->captured_hi == hi) {
+        *went_on = m->went_on;
+        return true;
+    }
+    *slot = m;
+    return false;
+}
+
+/* Notes in slot that the capturer's search from sq, captured_bb, dirs is
+ * done (kb_memo_find's key), with went_on. */
+static void kb_memo_note(const struct kb_search *s, struct capture_memo_slot *slot, int sq,
+                         K_BB captured_bb, unsigned dirs, bool went_on)
+{
+    slot->captured_lo = (uint64_t)captured_bb;
+    slot->captured_hi = 0;
+#if K_WIDE
+    slot->captured_hi = (uint64_t)(captured_bb >> 64);
+#endif
+    slot->stamp = s->stamp;
+    slot->sq = (uint8_t)sq;
+    slot->dirs = (uint8_t)dirs;
+    slot->went_on = went_on;
+}
+
 static void kb_man_jumps(struct kb_search *s, int at_sq, K_BB lands_bb, K_BB captured_bb, int n);
 K_INLINE K_BB kb_reach(K_BB kings_bb, K_BB empty_bb, const int d);
 K_INLINE K_BB kb_ray(int sq, K_BB empty_bb, const int d, K_BB *first_bb);
@@ -562,7 +608,13 @@ K_INLINE bool kb_man_extend(struct kb_search *s, K_BB at_bb, K_BB captured_bb, i
     K_BB lands = kb_man_lands(s, at_bb, captured_bb);
     if (!lands || n >= DM_MAX_JUMPS)
         return false;
+    struct capture_memo_slot *slot = NULL;
+    bool went_on;
+    if (n >= K_DUP_MIN && s->memo && kb_memo_find(s, K_CTZ(at_bb), captured_bb, 0, &slot, &went_on))
+        return true;
     kb_man_jumps(s, K_CTZ(at_bb), lands, captured_bb, n);
+    if (slot)
+        kb_memo_note(s, slot, K_CTZ(at_bb), captured_bb, 0, true);
     return true;
 }
 
@@ -671,7 +723,11 @@ static bool kb_king_extend(struct kb_search *s, K_BB at_bb, K_BB captured_bb, in
         if (!straight)
             dirs &= ~DIRBIT(lastdir);
     }
+    struct capture_memo_slot *slot = NULL;
     bool any = false;
+    if (n >= K_DUP_MIN && s->memo && dirs &&
+        kb_memo_find(s, K_CTZ(at_bb), captured_bb, dirs, &slot, &any))
+        return any;
     if (dirs & DIRBIT(DIR_NE))
         any |= kb_king_try(s, at_bb, captured_bb, n, DIR_NE);
     if (dirs & DIRBIT(DIR_NW))
@@ -690,6 +746,8 @@ static bool kb_king_extend(struct kb_search *s, K_BB at_bb, K_BB captured_bb, in
     if (dirs & DIRBIT(DIR_W))
         any |= kb_king_try(s, at_bb, captured_bb, n, DIR_W);
 #endif
+    if (slot)
+        kb_memo_note(s, slot, K_CTZ(at_bb), captured_bb, dirs, any);
     return any;
 }
 
@@ -767,10 +825,12 @@ static void kb_captures(struct kb_search *s, const struct kb_pos *p, int color, 
     s->color = color;
     s->crowned = false;
     s->king_captor = false;
+    s->memo = x->merge && !(KB_PRECEDENCE(x) & PREC_EARLIEST_KINGS);
     K_BB paras = kb_paras(p, color);
     for (K_BB b = jumpers_bb; b; b &= b - 1) {
         K_BB from = b & -b;
         s->from_sq = K_CTZ(b);
+        s->stamp = 0; /* each piece its own: its square is empty to it only */
         s->empty_bb = empty | from; /* its start square counts as empty */
         K_BB lands = from & paras ? kb_para_lands(x, from, s->man_prey_bb, s->empty_bb, color)
                                   : kb_man_lands(s, from, 0);
@@ -780,6 +840,7 @@ static void kb_captures(struct kb_search *s, const struct kb_pos *p, int color, 
     for (K_BB b = kings_bb; b; b &= b - 1) {
         K_BB from = b & -b;
         s->from_sq = K_CTZ(b);
+        s->stamp = 0;
         s->empty_bb = empty | from;
         kb_king_extend(s, from, 0, 0, -1, true);
     }

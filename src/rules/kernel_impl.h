@@ -32,6 +32,30 @@ struct kernel_rules {
                              * must stand (Parachute)                         */
 };
 
+/* The capture states a search has finished, per thread (kernel.c): a long
+ * capture may reach one landing square with one captured set by many
+ * routes (a Frisian king among thirty men: millions), and what follows from
+ * there is the same every time, so it is searched once.  A cache: a state
+ * missing from it (never stored, or overwritten) is searched again, which
+ * only costs time.  A stamp per search tells old slots from current ones. */
+#define CAPTURE_MEMO_BITS 12
+struct capture_memo_slot {
+    uint64_t captured_lo, captured_hi; /* the pieces taken so far       */
+    uint32_t stamp;                    /* the search that stored it     */
+    uint8_t sq;                        /* where the capturer stands     */
+    uint8_t dirs;                      /* a king's directions left; 0: a man */
+    bool went_on;                      /* whether a jump followed       */
+};
+struct capture_memo {
+    uint32_t stamp; /* the last search's */
+    struct capture_memo_slot slots[1u << CAPTURE_MEMO_BITS];
+};
+extern _Thread_local struct capture_memo kernel_capture_memo;
+
+/* A new stamp for one piece's capture search (the slots cleared when the
+ * count wraps). */
+uint32_t kernel_capture_memo_stamp(void);
+
 /* One compiled kernel: the entry points of a k_*.c file. */
 #define KERNEL_DECLARE(name)                                                                       \
     int name##_generate(const struct kernel_rules *r, const dm_position *pos, dm_move_list *list,  \

@@ -21,7 +21,9 @@ void dm_cell_name(const dm_variant *v, int cell, char *buf, size_t size);
 int dm_cell_parse(const dm_variant *v, const char *text, size_t len);
 
 /* Reads a FEN in the variant's notation ("W:W31-50:B1-20", "W:Wa1,c1:Bh8",
- * kings prefixed K, parachutists P, lidraughts :H..:F.. accepted).
+ * kings prefixed K, parachutists P, lidraughts :H..:F.. accepted).  A
+ * position no game can reach is refused: a man on its promotion row, or a
+ * side with more pieces than the start position gives it.
  * Returns 0, or -1 with err filled. */
 int dm_fen_parse(const dm_variant *v, const char *fen, dm_position *pos, dm_error *err);
 /* Writes the FEN; returns the length written (truncated to size). */

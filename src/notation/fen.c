@@ -239,20 +239,14 @@ static int parse_unchecked(const dm_variant *v, const char *fen, dm_position *po
     return counters ? parse_counters(v, pos, counters, counters_end, err) : 0;
 }
 
-int notation_men_per_side(const dm_variant *v)
-{
-    int w = popcount128(v->start.white), b = popcount128(v->start.black);
-    return w > b ? w : b;
-}
-
 /*
- * Reads fen and refuses only a position no game can be played from: a
- * square off the playing cells, a square given twice (so never more pieces
- * than cells), a piece kind the variant lacks, and a man standing where it
- * would already have been crowned.  More pieces than the start position has
- * are fine: problem collections and board editors set such positions up, and
- * published perft counts start from them (Thai from the 12-man checkers
- * set-up).
+ * Reads fen and refuses only a position no game can reach: a square off
+ * the playing cells, a square given twice, a piece kind the variant lacks,
+ * a man standing where it would already have been crowned, and a side with
+ * more pieces than the start position gives it.  The last one also bounds
+ * the work of the capture search: finding the longest capture is a
+ * longest-path search, and a king among thirty men that no game can hold
+ * has millions of routes (tests/fuzz/findings).
  */
 int dm_fen_parse(const dm_variant *v, const char *fen, dm_position *pos, dm_error *err)
 {
@@ -279,6 +273,11 @@ int notation_check_position(const dm_variant *v, const dm_position *pos, const c
             return fail(err, "%s: a %s man on %s stands on its promotion row", form,
                         color ? "black" : "white", name);
         }
+        /* Captures only take pieces away, and a man is crowned in place. */
+        int count = popcount128(own), most = popcount128(start_own);
+        if (count > most)
+            return fail(err, "%s: %s has %d pieces, more than the %d of the start position",
+                        form, color ? "Black" : "White", count, most);
     }
     return 0;
 }

@@ -16,7 +16,4 @@ int notation_cell_order(const dm_variant *v, int cell);
 int notation_check_position(const dm_variant *v, const dm_position *pos, const char *form,
                             dm_error *err);
 
-/* The most pieces of one colour the variant's start position has. */
-int notation_men_per_side(const dm_variant *v);
-
 #endif

@@ -1,30 +1,34 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# fen.sh - positions the commands take and refuse: more men than the start
-# position has are fine (board editors, problem collections, published
-# perft from other set-ups); a square off the board, a square twice or a
-# man on its promotion squares are refused, naming the square and why.
+# fen.sh - positions the commands take and refuse: a square off the board,
+# a square twice, a man on its promotion squares, or a side with more pieces
+# than the start position gives it are refused, naming the square or the
+# count and why.
 . "$(dirname "$0")/common.inc"
 
 total() {
     sed -n 's/^perft [0-9]*: \([0-9]*\) nodes.*/\1/p' "$tmp/out"
 }
 
-# Thai from the 12-man checkers set-up (Thai starts with 8 men a side).
-# For 6 plies no man can reach a king's row and every capture is a single
-# forward jump, so the count is checkers' published perft(6), 36768 (OEIS
-# A133046), with the fast kernel and with the reference generator.
-thai12='W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8'
-run perft --variant thai --fen "$thai12" 6
-[ "$rc" -eq 0 ] || fail "perft thai, 12 men: exit $rc: $(cat "$tmp/err")"
-[ "$(total)" = 36768 ] || fail "perft thai, 12 men, 6: $(total), expected 36768"
-run perft --variant thai --fen "$thai12" --reference 5
-[ "$(total)" = 7361 ] || fail "perft thai, 12 men, --reference 5: $(total), expected 7361"
+# Thai from its start and English checkers from the same 8-man set-up: for
+# 7 plies no man reaches a king's row and every capture is a man's forward
+# jump, under the same rules in both, so the counts agree (English's are
+# checked against published perft).
+thai='W:Wa1,c1,e1,g1,b2,d2,f2,h2:Ba7,c7,e7,g7,b8,d8,f8,h8'
+run perft --variant thai 7
+[ "$rc" -eq 0 ] || fail "perft thai 7: exit $rc: $(cat "$tmp/err")"
+[ "$(total)" = 1820189 ] || fail "perft thai, 7: $(total), expected 1820189"
+run perft --variant english --fen "$thai" 7
+[ "$(total)" = 1820189 ] || fail "perft english from Thai's set-up, 7: $(total), expected 1820189"
+run perft --variant thai --fen "$thai" --reference 6
+[ "$(total)" = 218695 ] || fail "perft thai, --reference 6: $(total), expected 218695"
 
-# 40 white men against 10 in International: 50 pieces on 50 squares.
-run moves --variant international --fen 'W:W11-50:B1-10'
-[ "$rc" -eq 0 ] || fail "moves, 50 pieces: exit $rc: $(cat "$tmp/err")"
-[ -s "$tmp/out" ] && fail "moves, a full board: expected no move, got: $(cat "$tmp/out")"
+# A full International set-up, 20 a side, and a side of 20 kings.
+run moves --variant international --fen 'W:W31-50:B1-20'
+[ "$rc" -eq 0 ] || fail "moves, 40 pieces: exit $rc: $(cat "$tmp/err")"
+[ "$(wc -l <"$tmp/out")" -eq 9 ] || fail "moves, the start: $(wc -l <"$tmp/out") lines, expected 9"
+run moves --variant international --fen 'W:WK1-10,K41-50:B25'
+[ "$rc" -eq 0 ] || fail "moves, 20 kings: exit $rc: $(cat "$tmp/err")"
 # Corner checkers crowns White only on a7 and b8: d8 holds a man.
 run moves --variant corner --fen 'W:Wd8:Bc1'
 [ "$rc" -eq 0 ] || fail "moves, corner, a man on d8: exit $rc: $(cat "$tmp/err")"
@@ -49,5 +53,10 @@ expect_refused "'31'" "given twice" -- moves --fen 'W:W31:B31'
 expect_refused "'1-6'" "given twice" -- perft --fen 'W:W6-50:B1-6' 1
 expect_refused "on 3 " "promotion row" -- moves --fen 'W:W3:B20'
 expect_refused "on b8 " "promotion row" -- moves --variant corner --fen 'W:Wb8:Bc1'
+expect_refused "White has 40 pieces" "20 of the start" -- moves --fen 'W:W11-50:B1-10'
+expect_refused "Black has 21 pieces" "20 of the start" -- moves --fen 'W:W50:B1-20,K30'
+expect_refused "White has 12 pieces" "8 of the start" -- perft --variant thai \
+    --fen 'W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8' 6
+expect_refused "White has 6 pieces" "5 of the start" -- moves --variant frysk --fen 'W:W41-46:B1'
 
 finish

@@ -257,6 +257,29 @@ static void test_malformed(void **state)
                          "unexpected message 'R' during a game");
 }
 
+/* A set-up that no game can reach (21 black men) is refused with GAMEACC
+ * code 2 and the reason in the log; damier waits for the next request. */
+static void test_setup_refused(void **state)
+{
+    (void)state;
+    struct proc d;
+    spawn(&d, (const char *const[]){"--listen", "127.0.0.1:0", "--level", "1", NULL});
+    struct peer p;
+    peer_connect(&p, listening_port(&d));
+    char req[128];
+    snprintf(req, sizeof req, "R01%-32sW005000BW%s%s%s", "Tester", "zzzzzzzzzzzzzzzzzzzzz",
+             "eeeeeeeeeeeeeeeeeeeeeeeeeeee", "w");
+    peer_send(&p, req);
+    char want[64];
+    snprintf(want, sizeof want, "A%-32s2", "Damier");
+    assert_string_equal(peer_receive(&p), want);
+    close(p.fd);
+    assert_int_equal(finish(&d), 0);
+    if (!strstr(d.log, "refused the set-up position: Hub position: Black has 21 pieces, more "
+                       "than the 20 of the start position"))
+        fail_msg("log does not name the count:\n%s", d.log);
+}
+
 /* damier connects and proposes; the test follows. */
 static void test_follow_damier(void **state)
 {
@@ -309,6 +332,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_two_damiers),
         cmocka_unit_test(test_setup),
+        cmocka_unit_test(test_setup_refused),
         cmocka_unit_test(test_malformed),
         cmocka_unit_test(test_follow_damier),
     };

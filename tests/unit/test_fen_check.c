@@ -2,13 +2,13 @@
 /*
  * test_fen_check.c - what dm_fen_parse refuses, and what it must not.
  *
- * A FEN is refused only for what no game can be played from: a square off
- * the playing cells, a square given twice (so never more pieces than
- * cells), a piece kind the variant lacks, a man on a square where it would
- * already have been crowned (the far row; Corner checkers' two squares;
- * nowhere without promotion).  Anything else a board editor or a problem
- * collection sets up reads, more men than the start position included.
- * Every refusal names the square and the reason, with control characters
+ * A FEN is refused for what no game can reach: a square off the playing
+ * cells, a square given twice, a piece kind the variant lacks, a man on a
+ * square where it would already have been crowned (the far row; Corner
+ * checkers' two squares; nowhere without promotion), a side with more
+ * pieces than the start position gives it (men and kings alike).  Anything
+ * else a board editor or a problem collection sets up reads.  Every refusal
+ * names the square or the count and the reason, with control characters
  * escaped (an ESC sequence must not reach a terminal).
  */
 #include "testutil.h"
@@ -21,13 +21,14 @@ static void test_accepted(void **state)
         const char *variant, *fen;
         int pieces;
     } good[] = {
-        /* More men than the start position's 20 a side; a full board. */
-        {"international", "W:W11-50:B1-10", 50},
-        {"international", "W:W6-50:B1-5", 50},
-        {"english", "W:W5-32:B1-4", 32},
-        {"frysk", "W:W41-46:B1", 7},                       /* Frysk! starts with 5 */
-        /* Thai starts with 8 men; the 12-man checkers set-up is published perft. */
-        {"thai", "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8", 24},
+        /* As many pieces as the start position gives a side, kings counted. */
+        {"international", "W:W31-50:B1-20", 40},
+        {"international", "W:WK1-10,K41-50:B25", 21},
+        {"frysk", "W:W41-45:BK1,2-5", 10},                 /* Frysk! starts with 5 */
+        {"thai", "W:Wa1,c1,e1,g1,b2,d2,f2,h2:Bb6,d6,f6,h6,a7,c7,e7,g7", 16},
+        {"parachute", "W:Wb2,d2,f2,h2,a3,c3,e3,g3,Pb8,Pd8,Pf8,Ph8:Ba7", 13},
+        {"hawaiian", "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3,b4,d4,f4,h4,a5,c5,e5,g5,b6,d6,f6,"
+                     "h6,a7,c7,e7,g7,b8,d8,f8,h8:Bb1", 33},
         /* Kings anywhere, men on their own back row. */
         {"international", "W:WK1,46:BK50,5", 4},
         /* Corner checkers crowns White only on a7 and b8, Black on g1 and h2:
@@ -84,6 +85,16 @@ static void test_refused(void **state)
         /* A piece the variant does not have. */
         {"alquerque", "W:WKc3:Bb4", "'Kc3'", "no kings"},
         {"international", "W:WP31:B1", "'P31'", "no parachutists"},
+        /* More pieces than the start position gives a side. */
+        {"international", "W:W11-50:B1-10", "White has 40 pieces", "20 of the start"},
+        {"international", "W:W50:B1-20,K30", "Black has 21 pieces", "20 of the start"},
+        {"english", "W:W5-32:B1-4", "White has 28 pieces", "12 of the start"},
+        {"frysk", "W:W41-46:B1", "White has 6 pieces", "5 of the start"},
+        {"thai", "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3:Bb8", "White has 9 pieces", "8 of the start"},
+        {"gothic",
+         "W:Wa1:Ba3,b3,c3,d3,e3,f3,g3,h3,a4,b4,c4,d4,e4,f4,g4,h4,"
+         "a5,b5,c5,d5,e5,f5,g5,h5,a6,b6,c6,d6,e6,f6,g6,h6,a7",
+         "Black has 33 pieces", "16 of the start"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         const dm_variant *v = tu_variant(bad[i].variant);

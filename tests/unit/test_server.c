@@ -128,6 +128,10 @@ static void test_api(void **state_)
     sc_expect_error(&r, 400, "a bad clock");
     sc_post(port, "/api/games", "{\"fen\":\"W:W99:B1\"}", &r);
     sc_expect_error(&r, 400, "a bad FEN");
+    sc_post(port, "/api/games", "{\"fen\":\"W:W11-50:B1-10\"}", &r);
+    if (!strstr(r.body, "White has 40 pieces, more than the 20 of the start position"))
+        fail_msg("a FEN with 40 white men: %s", r.body);
+    sc_expect_error(&r, 400, "a FEN with more pieces than the start");
     sc_post(port, "/api/games", "{\"opponent\":{\"type\":\"computer\",\"level\":9}}", &r);
     sc_expect_error(&r, 400, "a bad level");
     sc_post(port, "/api/games", "{\"side\":\"red\"}", &r);

@@ -94,8 +94,10 @@ typedef struct dm_search_limits {
     int64_t increment_ms;   /*   added after the move,                         */
     int moves_to_go;        /*   moves until more time comes (0: sudden death)  */
     /* Weaker play: choose at random (from seed) among the root moves scoring
-     * within random_margin of the best; every root move is then searched with
-     * a full window.  0: the best move. */
+     * within random_margin of the best, but never pass over a shot (a best
+     * move a man or more above the evaluation: then only moves winning half
+     * of that); every root move is then searched with a full window.  0: the
+     * best move. */
     int random_margin;
     uint64_t seed;
     dm_time_source *now;    /* NULL: the monotonic clock                        */

@@ -32,7 +32,7 @@ extern "C" {
 /* ---- seats and matches (src/play/match.c) ---- */
 
 #define DM_LEVEL_HINT 0 /* not a player: the short search behind a hint       */
-#define DM_LEVEL_MAX  8 /* levels 1 (weakest) to 8                             */
+#define DM_LEVEL_MAX  10 /* levels 1 (weakest) to 10                          */
 #define DM_SEAT_NAME  64
 
 enum dm_seat_kind {
@@ -223,7 +223,7 @@ int dm_snapshot_move(dm_engine *e, const dm_snapshot *s, dm_move *mv, dm_error *
  * with err (judge is no computer, the match is over). */
 int dm_match_draw_snapshot(dm_match *m, enum dm_color judge, dm_snapshot *s, dm_error *err);
 /* Whether the computer, playing color at s->level, accepts a draw in s's
- * position: never while it has more pieces, nor (from level 4) in the
+ * position: never while it has more pieces, nor (from level 5) in the
  * opening (the first ten moves each, at most four pieces taken); else
  * unless its search finds it better by a quarter of a man. */
 bool dm_snapshot_accepts_draw(dm_engine *e, const dm_snapshot *s, enum dm_color color);

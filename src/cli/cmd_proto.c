@@ -34,7 +34,7 @@ static int number_option(const char *option, const char *value, int min, int max
 
 int cmd_dxp(int argc, char **argv)
 {
-    struct proto_dxp_options o = {.minutes = 5, .moves = 0, .games = 0, .level = 8};
+    struct proto_dxp_options o = {.minutes = 5, .moves = 0, .games = 0, .level = DM_LEVEL_MAX};
     bool games_given = false;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;

@@ -47,12 +47,13 @@ static const struct command {
      "                     federation's draw rules); docs/variants.md gives both\n"
      "  --white P, --black P\n"
      "                     human or computer (default: White human, Black computer)\n"
-     "  --level N          the computer's strength, 1 (weakest) to 8 (default 1):\n"
-     "                     1-3 search 1, 2 and 4 plies and choose at random among\n"
-     "                     nearly best moves, making a beginner's mistakes; 4-6\n"
-     "                     search to a node count (100k, 300k, 1M), the same play\n"
-     "                     on every machine; 7 thinks 0.7 s a move; 8 thinks 2 s a\n"
-     "                     move, or its share of the clock\n" HELP_FEN
+     "  --level N          the computer's strength, 1 (weakest) to 10 (default 1):\n"
+     "                     1-4 search 1 to 4 plies and choose at random among\n"
+     "                     nearly best moves, making a beginner's mistakes (but\n"
+     "                     never missing a shot); 5-8 search to a node count\n"
+     "                     (100k, 300k, 1M, 3M), the same play on every machine;\n"
+     "                     9 thinks 1 s a move; 10 thinks 2 s a move, or its\n"
+     "                     share of the clock\n" HELP_FEN
      "  --time T           clocks for both sides (default: none):\n"
      "                       5         5 minutes each, sudden death\n"
      "                       5+3       5 minutes, plus 3 seconds a move (Fischer)\n"
@@ -165,7 +166,7 @@ static const struct command {
      "  --moves M          proposer: in that time, M moves (default 0: the game)\n"
      "  --fen F            proposer: start from this position (GAMEREQ set-up)\n"
      HELP_VARIANT
-     "  --level N          Damier's level, 1 to 8 (default 8: its share of the clock)\n"
+     "  --level N          Damier's level, 1 to 10 (default 10: its share of the clock)\n"
      "  --pdn FILE         append every game to FILE as PDN\n" HELP_HELP},
     {"match", cmd_match, "engines against each other, with an Elo and an SPRT",
      "usage: damier match --engine SPEC --engine SPEC [OPTIONS]\n"
@@ -207,7 +208,7 @@ static const struct command {
      "keeps every move within M of the best (a man is 100) up to P plies or K\n"
      "positions, in FILE (default data/books/V.dmb, which the build embeds; the\n"
      "file says how it was made).  The same options give the same book on every\n"
-     "machine.  From level 4 the computer plays its book's moves within 0.10 of\n"
+     "machine.  From level 5 the computer plays its book's moves within 0.10 of\n"
      "the best, chosen at random; hints, analysis and damier match do not.\n"
      "show prints the book moves of a position (default the start), best first,\n"
      "with their scores in men for the side to move.\n"

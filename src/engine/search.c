@@ -82,6 +82,9 @@
 #define SEARCH_SUDDEN_DEATH_MOVES 30
 /* A fall of the best score between iterations that earns more time. */
 #define SEARCH_SCORE_DROP 30
+/* Weaker play: a best move that wins this much over the evaluation (a man)
+ * is a shot, never passed over for a move that wins less than half of it. */
+#define SHOT_GAIN 100
 
 /* Move ordering keys: each class above every score of the next. */
 #define ORDER_TT      (1 << 30)
@@ -1097,26 +1100,31 @@ static uint64_t mix64(uint64_t z)
 }
 
 /* Weaker play: one of the root moves within margin of the best, chosen by
- * seed, in list order so that the choice is reproducible. */
-static int pick_within_margin(const struct dm_engine *e, int best_score)
+ * seed, in list order so that the choice is reproducible.  A shot is never
+ * passed over: when the best move wins a man or more over the position's
+ * evaluation (a sacrifice and the captures it forces, which a beginner
+ * sees), only the moves that win at least half as much are chosen from. */
+static int pick_within_margin(const struct dm_engine *e, const dm_position *pos, int best_score)
 {
     int count = e->stack[0].count;
-    int margin = e->lim.random_margin, n = 0;
+    int best = e->root_score[0];
+    for (int i = 1; i < count; i++)
+        if (e->root_score[i] > best)
+            best = e->root_score[i];
+    /* A stop in the middle of an iteration can leave the best line's score
+     * above every root score: measure from the best of these then. */
+    if (best_score > best)
+        best_score = best;
+    int floor = best_score - e->lim.random_margin;
+    int stand = eval_position(&e->eval, pos);
+    if (best_score - stand >= SHOT_GAIN && floor < stand + (best_score - stand) / 2)
+        floor = stand + (best_score - stand) / 2;
+    int n = 0;
     for (int i = 0; i < count; i++)
-        n += e->root_score[i] >= best_score - margin;
-    if (n == 0) {
-        /* A stop in the middle of an iteration can leave the best line's
-         * score above every root score: measure from the best of these. */
-        best_score = e->root_score[0];
-        for (int i = 1; i < count; i++)
-            if (e->root_score[i] > best_score)
-                best_score = e->root_score[i];
-        for (int i = 0; i < count; i++)
-            n += e->root_score[i] >= best_score - margin;
-    }
+        n += e->root_score[i] >= floor;
     int pick = (int)(mix64(e->lim.seed + 0x9E3779B97F4A7C15ull) % (uint64_t)n);
     for (int i = 0; i < count; i++)
-        if (e->root_score[i] >= best_score - margin && pick-- == 0)
+        if (e->root_score[i] >= floor && pick-- == 0)
             return i;
     return 0;
 }
@@ -1266,7 +1274,7 @@ static int iterate(struct dm_engine *e, const dm_position *pos, int count)
     if (e->nlines == 0) /* stopped before any root move was searched */
         line_of_move(&e->lines[e->nlines++], &e->moves[e->order[0]], 0, 0, DM_BOUND_LOWER);
     if (full_window && done > 0) {
-        int pick = pick_within_margin(e, e->lines[0].score);
+        int pick = pick_within_margin(e, pos, e->lines[0].score);
         line_of_move(&e->lines[0], &e->moves[pick], e->root_score[pick], done, DM_BOUND_EXACT);
         e->nlines = 1;
     }

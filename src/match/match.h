@@ -32,7 +32,7 @@ enum player_kind { PLAYER_DAMIER, PLAYER_HUB, PLAYER_DXP };
  * listening for DamExchange games, which the match proposes). */
 struct player_spec {
     enum player_kind kind;
-    int level;          /* damier: 1..8; 0 with a node budget          */
+    int level;          /* damier: 1..DM_LEVEL_MAX; 0: the top level   */
     size_t hash_mb;     /* damier: the hash table (0: the level's)     */
     char command[512];  /* hub: the command line; dxp: HOST:PORT       */
     char name[MATCH_NAME];

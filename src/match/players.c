@@ -431,7 +431,7 @@ int player_start(struct player *p, const struct player_spec *spec, const dm_vari
         return hub_start(p, v, why, size);
     if (spec->kind == PLAYER_DXP)
         return dxp_start(p, v, why, size);
-    size_t mb = spec->hash_mb ? spec->hash_mb : dm_level_hash_mb(spec->level ? spec->level : 8);
+    size_t mb = spec->hash_mb ? spec->hash_mb : dm_level_hash_mb(spec->level ? spec->level : DM_LEVEL_MAX);
     p->engine = dm_engine_new(mb);
     if (!p->engine) {
         snprintf(why, size, "out of memory for a %zu MB hash table", mb);

@@ -33,13 +33,13 @@
 #define DRAW_ACCEPT_BELOW 25
 /* From this level on the computer plays the opening out: no draw in the
  * first moves while nearly every piece is still on the board. */
-#define DRAW_OPENING_LEVEL  4
+#define DRAW_OPENING_LEVEL  5
 #define DRAW_OPENING_PLIES  20 /* ten moves each                         */
 #define DRAW_OPENING_TAKEN  4  /* pieces off the board, both sides        */
 /* From this level on the computer plays its opening book while the game
  * is in it (the weaker levels make their own opening mistakes), choosing
  * among the book's moves scoring within BOOK_MARGIN of the best. */
-#define BOOK_LEVEL  4
+#define BOOK_LEVEL  5
 #define BOOK_MARGIN 10
 
 /* The search limits of each level; zero fields do not limit.  The hash
@@ -56,13 +56,15 @@ static const struct level {
 } levels[DM_LEVEL_MAX + 1] = {
     [DM_LEVEL_HINT] = {0, HINT_NODES, 0,    false, 0,   16},
     [1]             = {1, 0,          0,    false, 150, 1},
-    [2]             = {2, 0,          0,    false, 60,  1},
-    [3]             = {4, 0,          0,    false, 25,  1},
-    [4]             = {6, 100000,     0,    false, 0,   4},
-    [5]             = {0, 300000,     0,    false, 0,   16},
-    [6]             = {0, 1000000,    0,    false, 0,   32},
-    [7]             = {0, 0,          700,  false, 0,   64},
-    [8]             = {0, 0,          2000, true,  0,   64},
+    [2]             = {2, 0,          0,    false, 80,  1},
+    [3]             = {3, 0,          0,    false, 40,  1},
+    [4]             = {4, 0,          0,    false, 20,  1},
+    [5]             = {6, 100000,     0,    false, 0,   4},
+    [6]             = {0, 300000,     0,    false, 0,   16},
+    [7]             = {0, 1000000,    0,    false, 0,   32},
+    [8]             = {0, 3000000,    0,    false, 0,   64},
+    [9]             = {0, 0,          1000, false, 0,   64},
+    [10]            = {0, 0,          2000, true,  0,   64},
 };
 /* clang-format on */
 

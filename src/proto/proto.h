@@ -35,7 +35,7 @@ struct proto_dxp_options {
     int minutes, moves;         /* initiator: the time control             */
     const char *fen;            /* initiator: a set-up (NULL: the start)   */
     const dm_variant *variant;  /* NULL: International                     */
-    int level;                  /* the computer's, 1..8                    */
+    int level;                  /* the computer's, 1..DM_LEVEL_MAX         */
     const char *pdn;            /* append every game here (NULL: nowhere)  */
     FILE *log;                  /* what happens, a line each (NULL: stderr)*/
     size_t hash_mb;             /* the engine's table (0: the level's)     */

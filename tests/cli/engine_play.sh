@@ -28,11 +28,11 @@ cp "$tmp/out" "$tmp/first"
 run play --plain --white computer --black computer --level 3 --variant english --seed 11
 cmp -s "$tmp/first" "$tmp/out" || fail "level 3 with --seed 11 played two different games"
 
-# 4. Levels are 1 to 8.
-for level in 0 9 x; do
+# 4. Levels are 1 to 10.
+for level in 0 11 x; do
     run play --plain --level "$level"
     [ "$rc" -eq 2 ] || fail "--level $level: exit status $rc, expected 2"
-    grep -qF -- "--level is 1 (weakest) to 8" "$tmp/err" || fail "--level $level: $(cat "$tmp/err")"
+    grep -qF -- "--level is 1 (weakest) to 10" "$tmp/err" || fail "--level $level: $(cat "$tmp/err")"
 done
 
 # 5. Three kings against one: the computer declines a draw and plays on;

@@ -34,7 +34,7 @@ expect 2 frobnicate pdn frobnicate
 expect 2 frobnicate bench frobnicate
 expect 2 --depth bench perft --depth x
 expect 2 --hash bench search --hash 0
-expect 2 --level play --level 9
+expect 2 --level play --level 11
 expect 2 soon play --time soon
 expect 2 frobnicate frobnicate
 

@@ -42,7 +42,7 @@ head -n 1 "$tmp/out" | grep -q '^usage: damier perft' || fail "damier help perft
 
 run play --help
 has_words "play --help" --variant --rules default official --white --black human computer \
-    --level "1 (weakest) to 8" "1-3" "4-6" "node count" "0.7 s" "2 s" \
+    --level "1 (weakest) to 10" "1-4" "5-8" "node count" "1 s" "2 s" shot \
     --fen --time "sudden death" "5+3" Fischer "90/40 " "90/40+30" "10/move" \
     --plain --seed "damier variants" docs/variants.md
 run moves --help

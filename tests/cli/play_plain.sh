@@ -107,9 +107,9 @@ play --white human --black human </dev/null
 status "no input" 0 $?
 
 # 7. Bad options are refused with status 2, a bad FEN with 1.
-"$bin" play --plain --level 9 </dev/null >"$tmp/out" 2>&1
+"$bin" play --plain --level 11 </dev/null >"$tmp/out" 2>&1
 status "bad level" 2 $?
-expect "bad level" "--level is 1 (weakest) to 8"
+expect "bad level" "--level is 1 (weakest) to 10"
 "$bin" play --plain --time 5+ </dev/null >"$tmp/out" 2>&1
 status "bad time" 2 $?
 expect "bad time" "expected seconds after '+'"

@@ -290,7 +290,7 @@ static void test_computer_plays_book(void **state)
             assert_non_null(m);
             dm_snapshot s;
             assert_int_equal(dm_match_snapshot(m, level, &s, &err), 0);
-            bool from_book = level >= 4 && !no_book;
+            bool from_book = level >= 5 && !no_book;
             assert_true((s.book != NULL) == from_book);
             if (from_book) {
                 assert_true(s.seed != 0); /* a choice to vary at every level */

@@ -1076,6 +1076,52 @@ static void test_random_margin_stopped(void **state)
     dm_engine_free(e);
 }
 
+/* The weakest play (one ply, any move within 1.5 men of the best) still
+ * never passes a shot over: a sacrifice whose forced captures win a man
+ * over the position's evaluation.  Positions found in random games, each
+ * with a single such move and seven or more within the margin.  Without a
+ * shot the choice still varies. */
+static void test_weak_play_takes_shots(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *variant, *fen, *shot;
+    } shots[] = {
+        /* 29-24 gives one, 20x29, and 34x23x32 takes two. */
+        {"international", "W:W29,34-50:B1-11,13,15,16,20,21,28", "29-24"},
+        /* 10-15 17x10 15x22 25x18 6x22: three for two. */
+        {"english", "B:W17,18,20,21,23,25,27-31:B1-4,6,8-11,14,16", "10-15"},
+    };
+    dm_engine *e = dm_engine_new(1);
+    assert_non_null(e);
+    for (size_t i = 0; i < sizeof shots / sizeof shots[0]; i++) {
+        const dm_variant *v = dm_variant_by_id(shots[i].variant);
+        for (uint64_t seed = 1; seed <= 32; seed++) {
+            dm_search_limits weak = {.depth = 1, .random_margin = 150, .seed = seed};
+            dm_search_result r;
+            dm_position pos;
+            tu_position(v, shots[i].fen, &pos);
+            assert_int_equal(dm_engine_search(e, v, &pos, NULL, 0, &weak, &r), 0);
+            expect_move(shots[i].variant, shots[i].fen, &r, shots[i].shot);
+        }
+    }
+    const dm_variant *v = dm_variant_by_id("international");
+    dm_position start;
+    dm_position_start(v, &start);
+    dm_move first = {0};
+    bool varied = false;
+    for (uint64_t seed = 1; seed <= 32 && !varied; seed++) {
+        dm_search_limits weak = {.depth = 1, .random_margin = 150, .seed = seed};
+        dm_search_result r;
+        assert_int_equal(dm_engine_search(e, v, &start, NULL, 0, &weak, &r), 0);
+        if (seed == 1)
+            first = r.best;
+        varied = !dm_move_same(&first, &r.best);
+    }
+    assert_true(varied);
+    dm_engine_free(e);
+}
+
 int main(void)
 {
     /* clang-format off */
@@ -1102,6 +1148,7 @@ int main(void)
         cmocka_unit_test(test_multipv),
         cmocka_unit_test(test_key_after),
         cmocka_unit_test(test_random_margin_stopped),
+        cmocka_unit_test(test_weak_play_takes_shots),
     };
     /* clang-format on */
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -91,8 +91,8 @@ static void test_moves_and_errors(void **state)
     /* Bad options: a level out of range, a bad FEN. */
     dm_match_options o = {.variant = tu_variant("english")};
     o.seat[DM_BLACK].kind = DM_SEAT_COMPUTER;
-    o.seat[DM_BLACK].level = 9;
-    refused(dm_match_new(&o, &err) ? 0 : -1, &err, "Black's seat: level 9, levels are 1 to 8");
+    o.seat[DM_BLACK].level = 11;
+    refused(dm_match_new(&o, &err) ? 0 : -1, &err, "Black's seat: level 11, levels are 1 to 10");
     o.seat[DM_BLACK].level = 3;
     o.fen = "W:W99";
     assert_null(dm_match_new(&o, &err));
@@ -541,7 +541,7 @@ static void test_computer(void **state)
     dm_engine_free(e);
     dm_match_free(twin);
 
-    refused(dm_match_snapshot(m, 9, &s, &err), &err, "level 9");
+    refused(dm_match_snapshot(m, 11, &s, &err), &err, "level 11");
     /* A person's seat is not the computer's; a hint still is. */
     dm_match *p = new_match("english", NULL, NULL, NULL);
     refused(dm_match_computer_move(p, &mine, &err), &err, "Black is not played by the computer");
@@ -567,7 +567,7 @@ static void test_computer_answers(void **state)
     assert_int_equal(dm_match_result(m), DM_RESULT_DRAW);
     dm_match_free(m);
 
-    /* From level 4 on it plays the opening out, even as it is. */
+    /* From level 5 on it plays the opening out, even as it is. */
     o.seat[DM_BLACK].level = 5;
     m = dm_match_new(&o, &err);
     assert_int_equal(dm_match_offer_draw(m, DM_WHITE, &err), 0);

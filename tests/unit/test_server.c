@@ -132,7 +132,7 @@ static void test_api(void **state_)
     if (!strstr(r.body, "White has 40 pieces, more than the 20 of the start position"))
         fail_msg("a FEN with 40 white men: %s", r.body);
     sc_expect_error(&r, 400, "a FEN with more pieces than the start");
-    sc_post(port, "/api/games", "{\"opponent\":{\"type\":\"computer\",\"level\":9}}", &r);
+    sc_post(port, "/api/games", "{\"opponent\":{\"type\":\"computer\",\"level\":11}}", &r);
     sc_expect_error(&r, 400, "a bad level");
     sc_post(port, "/api/games", "{\"side\":\"red\"}", &r);
     sc_expect_error(&r, 400, "a bad side");

@@ -82,6 +82,11 @@
 #define SEARCH_SUDDEN_DEATH_MOVES 30
 /* A fall of the best score between iterations that earns more time. */
 #define SEARCH_SCORE_DROP 30
+/* ProbCut: from this depth, a search this much shallower that beats beta
+ * by the margin cuts the node off. */
+#define PROBCUT_DEPTH     6
+#define PROBCUT_REDUCTION 4
+#define PROBCUT_MARGIN    80
 /* Weaker play: a best move that wins this much over the evaluation (a man)
  * is a shot, never passed over for a move that wins less than half of it. */
 #define SHOT_GAIN 100
@@ -864,6 +869,16 @@ static int search(struct dm_engine *e, const dm_position *pos, int ply, int dept
     if (depth > 0 && tt_cutoff(e, sp->key, ply, depth, alpha, beta, pv_node, &tt_move, &tt_from,
                                &tt_to, &cut))
         return cut;
+    /* ProbCut: where a shallower search beats beta by a margin, the full
+     * one would beat beta too; it costs a fraction of the full search. */
+    if (!pv_node && depth >= PROBCUT_DEPTH && abs(beta) < DM_SCORE_DECIDED) {
+        int probe_beta = beta + PROBCUT_MARGIN;
+        int s = search(e, pos, ply, depth - PROBCUT_REDUCTION, probe_beta - 1, probe_beta);
+        if (e->stop)
+            return 0;
+        if (s >= probe_beta)
+            return s;
+    }
     /* At the horizon most nodes need not capture: a kernel tells so, and
      * whether any move is left, without a list. */
     if (depth <= 0) {

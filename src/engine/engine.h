@@ -167,6 +167,7 @@ struct eval_tables {
     int8_t to_go[2][DM_MAX_CELLS];    /* ranks left to its promotion row    */
     dm_bits back_rank[2];             /* each colour's own first row        */
     dm_bits centre;                   /* the central cells                  */
+    dm_bits wing[2];                  /* the cells left, right of the middle file */
     dm_bits cone[2][DM_MAX_CELLS];    /* cells a man may still step through
                                          on its way forward (empty: no promotion) */
     dm_bits ahead[2][DM_MAX_CELLS];   /* the cells one step forward of a man */

@@ -3,8 +3,9 @@
  * eval.c - the static evaluation: generic terms, weights per family.
  *
  * Every variant is scored by the same few terms: material, advancement,
- * men guarding their own back row, men in the centre, king mobility and
- * runaway men (a man whose way forward to a promotion square is empty).
+ * men guarding their own back row, men in the centre, the balance of the
+ * men between the two wings, king mobility and runaway men (a man whose
+ * way forward to a promotion square is empty).
  * What differs between variants is how much each term weighs, and that
  * comes from two tables: one row per family of variants, chosen from the
  * rules record (the board, whether kings fly, whether men capture
@@ -26,6 +27,7 @@ struct eval_weights {
     int advance;         /* per rank a man has come from its back row        */
     int back_rank;       /* per man still on its own back row                */
     int centre;          /* per man on a central cell                        */
+    int balance;         /* per man more on one wing than on the other       */
     int king_mobility;   /* per empty cell a king can move to                */
     int runaway;         /* a man with a free way to promotion, all but there */
 };
@@ -42,11 +44,11 @@ enum eval_family {
  * three: it controls whole diagonals and catches lone men. */
 /* clang-format off */
 static const struct eval_weights family_weights[FAMILY_COUNT] = {
-    /*                      man king para advance back centre kmob runaway */
-    [FAMILY_SHORT_KINGS]  = {100, 170, 100,    3,   12,    8,   3,    60},
-    [FAMILY_FLYING_KINGS] = {100, 300, 100,    2,    8,    6,   2,   120},
-    [FAMILY_FRISIAN]      = {100, 280, 100,    2,    8,    6,   2,   120},
-    [FAMILY_FULL_BOARD]   = {100, 250, 100,    3,    6,    5,   2,    80},
+    /*                      man king para advance back centre bal kmob runaway */
+    [FAMILY_SHORT_KINGS]  = {100, 170, 100,    3,   12,    8,   0,   3,    60},
+    [FAMILY_FLYING_KINGS] = {100, 300, 100,    2,    8,    6,   8,   2,   120},
+    [FAMILY_FRISIAN]      = {100, 280, 100,    2,    8,    6,   8,   2,   120},
+    [FAMILY_FULL_BOARD]   = {100, 250, 100,    3,    6,    5,   0,   2,    80},
 };
 /* clang-format on */
 
@@ -139,6 +141,7 @@ void eval_prepare(struct eval_tables *t, const struct dm_variant *v)
     t->runaway_scale = goal_scales[v->goal].runaway_scale;
     t->ranks = g->ranks;
     t->centre = 0;
+    t->wing[0] = t->wing[1] = 0;
     int top = g->ranks - 1;
     for (int c = 0; c < 2; c++) {
         /* Forward is towards the colour's far row (one-way: both go up). */
@@ -169,6 +172,10 @@ void eval_prepare(struct eval_tables *t, const struct dm_variant *v)
     }
     for (int cell = 0; cell < g->ncells; cell++) {
         int f = g->file_of[cell], r = g->rank_of[cell];
+        if (f < g->files / 2)
+            t->wing[0] |= BIT128(cell);
+        else if (f >= g->files - g->files / 2)
+            t->wing[1] |= BIT128(cell);
         if (f >= g->files / 4 && f < g->files - g->files / 4 && r >= g->ranks / 4 &&
             r < g->ranks - g->ranks / 4)
             t->centre |= BIT128(cell);
@@ -216,6 +223,10 @@ static void side_terms(const struct eval_tables *t, const dm_position *pos, int 
     int pos_score = w->back_rank * popcount128(men & t->back_rank[c]) +
                     w->centre * popcount128(men & t->centre);
     pos_score += w->king_mobility * king_mobility(v, kings, occupied);
+    /* Men crowded on one wing leave the other one to the opponent's
+     * outposts and run out of tempo moves there. */
+    int wing_gap = popcount128(men & t->wing[0]) - popcount128(men & t->wing[1]);
+    pos_score -= w->balance * (wing_gap < 0 ? -wing_gap : wing_gap);
     /* The ranks the men have come, summed bit by bit of each one's count
      * (at most 11: four bits). */
     int progress = 0;

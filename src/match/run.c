@@ -302,6 +302,13 @@ int match_run(const struct match_options *o)
         return 1;
     }
     sh.total = (o->games + 1) / 2 * 2;
+    /* Engines on a node budget play the same game from the same opening
+     * and colours, so repeats add no information but shrink the error bar. */
+    if (o->nodes && sh.total > 2 * sh.nopenings)
+        fprintf(o->out,
+                "match: note: %d games from %d openings: past game %d they repeat, and on a "
+                "node budget repeat the same games (the error bar counts them as new)\n",
+                sh.total, sh.nopenings, 2 * sh.nopenings);
     sh.done = calloc((size_t)sh.total, 1);
     pthread_mutex_init(&sh.lock, NULL);
     int resumed = o->pdn ? resume(&sh, o->pdn) : 0;

@@ -20,6 +20,16 @@ set -- $(tally "$tmp/out")
 grep -q '^result: Damier level 8 vs Damier level 5: .* score [0-9.]*%, Elo ' "$tmp/out" ||
     fail "match: no result line with score and Elo: $(cat "$tmp/out")"
 
+grep -q '^match: note: ' "$tmp/out" && fail "match: a repeat note with openings to spare: $(cat "$tmp/out")"
+
+# More games than two per opening on a node budget: the repeats are named.
+printf '11-15\n' >"$tmp/one.txt"
+run match --engine 'damier level=8' --engine 'damier level=5' --variant english --games 4 \
+    --nodes 500 --openings "$tmp/one.txt"
+[ "$rc" -eq 0 ] || fail "match on one opening: exit $rc: $(cat "$tmp/err" "$tmp/out")"
+grep -q '^match: note: 4 games from 1 openings: past game 2 they repeat' "$tmp/out" ||
+    fail "match: repeated openings not noted: $(cat "$tmp/out")"
+
 # Against a Hub engine (this very build), with the games written to PDN.
 run match --engine 'damier name=inside' --engine "hub:$DAMIER_BIN hub" --games 2 --nodes 2000 \
     --variant russian --pdn "$tmp/games.pdn" --sprt 0,50

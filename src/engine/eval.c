@@ -47,7 +47,7 @@ static const struct eval_weights family_weights[FAMILY_COUNT] = {
     /*                      man king para advance back centre bal kmob runaway */
     [FAMILY_SHORT_KINGS]  = {100, 170, 100,    3,   12,    8,   0,   3,    60},
     [FAMILY_FLYING_KINGS] = {100, 300, 100,    2,    8,    6,   8,   2,   120},
-    [FAMILY_FRISIAN]      = {100, 280, 100,    2,    8,    6,   8,   2,   120},
+    [FAMILY_FRISIAN]      = {100, 280, 100,    2,    8,    6,  16,   2,   120},
     [FAMILY_FULL_BOARD]   = {100, 250, 100,    3,    6,    5,   0,   2,    80},
 };
 /* clang-format on */

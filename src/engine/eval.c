@@ -225,8 +225,10 @@ static void side_terms(const struct eval_tables *t, const dm_position *pos, int 
     pos_score += w->king_mobility * king_mobility(v, kings, occupied);
     /* Men crowded on one wing leave the other one to the opponent's
      * outposts and run out of tempo moves there. */
-    int wing_gap = popcount128(men & t->wing[0]) - popcount128(men & t->wing[1]);
-    pos_score -= w->balance * (wing_gap < 0 ? -wing_gap : wing_gap);
+    if (w->balance) {
+        int wing_gap = popcount128(men & t->wing[0]) - popcount128(men & t->wing[1]);
+        pos_score -= w->balance * (wing_gap < 0 ? -wing_gap : wing_gap);
+    }
     /* The ranks the men have come, summed bit by bit of each one's count
      * (at most 11: four bits). */
     int progress = 0;

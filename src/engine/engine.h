@@ -165,6 +165,7 @@ struct eval_tables {
     int8_t progress[2][DM_MAX_CELLS]; /* ranks a man has come from its own back row */
     dm_bits progress_bit[2][4];       /* cells whose progress has bit b set  */
     int8_t to_go[2][DM_MAX_CELLS];    /* ranks left to its promotion row    */
+    int16_t runaway_value[2][DM_MAX_CELLS]; /* a runaway man's worth there  */
     dm_bits back_rank[2];             /* each colour's own first row        */
     dm_bits centre;                   /* the central cells                  */
     dm_bits wing[2];                  /* the cells left, right of the middle file */
@@ -179,6 +180,7 @@ struct eval_tables {
     int8_t step_delta[2][16];
     int nsteps[2];
     int ranks;
+    bool wide;                        /* more than 64 cells: sets span both words */
     struct pattern_eval pattern;      /* the learned evaluation, when on     */
 };
 

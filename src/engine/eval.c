@@ -140,6 +140,7 @@ void eval_prepare(struct eval_tables *t, const struct dm_variant *v)
     t->positional_scale = goal_scales[v->goal].positional_scale;
     t->runaway_scale = goal_scales[v->goal].runaway_scale;
     t->ranks = g->ranks;
+    t->wide = g->ncells > 64;
     t->centre = 0;
     t->wing[0] = t->wing[1] = 0;
     int top = g->ranks - 1;
@@ -165,6 +166,8 @@ void eval_prepare(struct eval_tables *t, const struct dm_variant *v)
                     t->progress_bit[c][b] |= BIT128(cell);
             int left = up ? promo_rank - r : r - promo_rank;
             t->to_go[c][cell] = (int8_t)(v->promo_bb[c] && left > 0 ? left : 0);
+            t->runaway_value[c][cell] =
+                (int16_t)(t->w->runaway * (g->ranks - t->to_go[c][cell]) / g->ranks);
             if (t->to_go[c][cell] > 0 && t->to_go[c][cell] <= g->ranks / 2)
                 t->near_promotion[c] |= BIT128(cell);
         }
@@ -208,9 +211,48 @@ static int king_mobility(const struct dm_variant *v, dm_bits kings, dm_bits occu
     return n;
 }
 
-/* Material, and the positional terms, of colour c. */
-static void side_terms(const struct eval_tables *t, const dm_position *pos, int c, int *material,
-                       int *positional, int *runaway)
+/* The set bits of x; wide: a board of more than 64 cells (12x12), whose
+ * sets use both words of dm_bits. */
+static inline int count(dm_bits x, bool wide)
+{
+    return wide ? popcount128(x) : popcount64((uint64_t)x);
+}
+
+/* The cells of colour c none of whose steps forward lands on a cell of
+ * closed (cells without steps among them). */
+static inline dm_bits steps_open(const struct eval_tables *t, int c, dm_bits closed, bool wide)
+{
+    dm_bits blocked = 0;
+    for (int i = 0; i < t->nsteps[c]; i++) {
+        int d = t->step_delta[c][i];
+        if (wide) {
+            blocked |= t->step_mask[c][i] & (d > 0 ? closed >> d : closed << -d);
+        } else {
+            uint64_t near = (uint64_t)closed; /* a narrow board's cells */
+            blocked |= t->step_mask[c][i] & (d > 0 ? near >> d : near << -d);
+        }
+    }
+    return ~blocked;
+}
+
+/* The men of colour c in men that may be runaways: a man's cone holds the
+ * cells one step ahead of it and their cones, so only a man whose steps
+ * forward land on empty cells with empty steps forward in turn can have
+ * an empty cone (two steps: most men fail them, for a few shifts). */
+static inline dm_bits runaway_candidates(const struct eval_tables *t, int c, dm_bits men,
+                                         dm_bits occupied, bool wide)
+{
+    dm_bits one = steps_open(t, c, occupied, wide);
+    return men & steps_open(t, c, occupied | ~one, wide);
+}
+
+/* Material, and the positional terms, of colour c.  Inlined twice, for
+ * narrow and wide boards: on a board of 64 cells or fewer a set's high word
+ * is empty, and counting it would cost a third of the evaluation's
+ * popcounts. */
+static inline __attribute__((always_inline)) void
+side_terms(const struct eval_tables *t, const dm_position *pos, int c, bool wide, int *material,
+           int *positional, int *runaway)
 {
     const struct dm_variant *v = t->variant;
     const struct eval_weights *w = t->w;
@@ -218,32 +260,48 @@ static void side_terms(const struct eval_tables *t, const dm_position *pos, int 
     dm_bits occupied = pos->white | pos->black;
     dm_bits men = own & ~pos->kings & ~pos->paras;
     dm_bits kings = own & pos->kings;
-    *material = w->man * popcount128(men) + w->king * popcount128(kings) +
-                w->para * popcount128(own & pos->paras);
-    int pos_score = w->back_rank * popcount128(men & t->back_rank[c]) +
-                    w->centre * popcount128(men & t->centre);
-    pos_score += w->king_mobility * king_mobility(v, kings, occupied);
+    *material = w->man * count(men, wide) + w->king * count(kings, wide) +
+                w->para * count(own & pos->paras, wide);
+    int pos_score = w->back_rank * count(men & t->back_rank[c], wide) +
+                    w->centre * count(men & t->centre, wide);
+    if (kings)
+        pos_score += w->king_mobility * king_mobility(v, kings, occupied);
     /* Men crowded on one wing leave the other one to the opponent's
      * outposts and run out of tempo moves there. */
     if (w->balance) {
-        int wing_gap = popcount128(men & t->wing[0]) - popcount128(men & t->wing[1]);
+        int wing_gap = count(men & t->wing[0], wide) - count(men & t->wing[1], wide);
         pos_score -= w->balance * (wing_gap < 0 ? -wing_gap : wing_gap);
     }
     /* The ranks the men have come, summed bit by bit of each one's count
      * (at most 11: four bits). */
     int progress = 0;
     for (int b = 0; b < 4; b++)
-        progress += popcount128(men & t->progress_bit[c][b]) << b;
+        progress += count(men & t->progress_bit[c][b], wide) << b;
     pos_score += w->advance * progress;
     int run = 0;
-    for (dm_bits m = men; m; m &= m - 1) {
-        int cell = ctz128(m);
+    for (dm_bits m = runaway_candidates(t, c, men, occupied, wide); m; m &= m - 1) {
+        int cell = wide ? ctz128(m) : ctz64((uint64_t)m);
         dm_bits cone = t->cone[c][cell];
         if (cone && !(cone & occupied))
-            run += w->runaway * (t->ranks - t->to_go[c][cell]) / t->ranks;
+            run += t->runaway_value[c][cell];
     }
     *positional = pos_score;
     *runaway = run;
+}
+
+/* The terms of both sides into a score for the side to move. */
+static inline __attribute__((always_inline)) int hand_score(const struct eval_tables *t,
+                                                            const dm_position *pos, bool wide)
+{
+    int mat[2], posi[2], run[2];
+    for (int c = 0; c < 2; c++)
+        side_terms(t, pos, c, wide, &mat[c], &posi[c], &run[c]);
+    int us = pos->side, them = us ^ 1;
+    int score = t->material_sign * (mat[us] - mat[them]) +
+                t->positional_scale * (posi[us] - posi[them]) / 100 +
+                t->runaway_scale * (run[us] - run[them]) / 100;
+    const int bound = DM_SCORE_DECIDED - 1;
+    return score > bound ? bound : score < -bound ? -bound : score;
 }
 
 int eval_position(const struct eval_tables *t, const dm_position *pos)
@@ -253,15 +311,7 @@ int eval_position(const struct eval_tables *t, const dm_position *pos)
 
 int eval_hand(const struct eval_tables *t, const dm_position *pos)
 {
-    int mat[2], posi[2], run[2];
-    for (int c = 0; c < 2; c++)
-        side_terms(t, pos, c, &mat[c], &posi[c], &run[c]);
-    int us = pos->side, them = us ^ 1;
-    int score = t->material_sign * (mat[us] - mat[them]) +
-                t->positional_scale * (posi[us] - posi[them]) / 100 +
-                t->runaway_scale * (run[us] - run[them]) / 100;
-    const int bound = DM_SCORE_DECIDED - 1;
-    return score > bound ? bound : score < -bound ? -bound : score;
+    return t->wide ? hand_score(t, pos, true) : hand_score(t, pos, false);
 }
 
 int dm_evaluate(const dm_variant *v, const dm_position *pos)

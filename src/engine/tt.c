@@ -177,11 +177,9 @@ static uint64_t pack(const struct tt_entry *e)
            (uint64_t)(uint8_t)e->depth << 40 | (uint64_t)e->bound << 48 | (uint64_t)e->age << 56;
 }
 
-/* Reads slot s into *e. */
-static void load(const struct tt_slot *s, struct tt_entry *e)
+/* The entry of a slot's two words. */
+static void unpack(uint64_t check, uint64_t data, struct tt_entry *e)
 {
-    uint64_t data = atomic_load_explicit(&s->data, memory_order_relaxed);
-    uint64_t check = atomic_load_explicit(&s->check, memory_order_relaxed);
     e->key = check ^ data;
     e->score = (int16_t)(uint16_t)data;
     e->move = (uint16_t)(data >> 16);
@@ -189,6 +187,14 @@ static void load(const struct tt_slot *s, struct tt_entry *e)
     e->depth = (int8_t)(uint8_t)(data >> 40);
     e->bound = (uint8_t)(data >> 48);
     e->age = (uint8_t)(data >> 56);
+}
+
+/* Reads slot s into *e. */
+static void load(const struct tt_slot *s, struct tt_entry *e)
+{
+    uint64_t data = atomic_load_explicit(&s->data, memory_order_relaxed);
+    uint64_t check = atomic_load_explicit(&s->check, memory_order_relaxed);
+    unpack(check, data, e);
 }
 
 static void save(struct tt_slot *s, const struct tt_entry *e)
@@ -200,11 +206,16 @@ static void save(struct tt_slot *s, const struct tt_entry *e)
 
 bool tt_probe(const struct tt *t, uint64_t key, struct tt_entry *entry)
 {
+    /* The keys are compared before any field is unpacked: most probes of
+     * a cluster find one entry or none. */
     const struct tt_slot *c = tt_cluster(t, key);
     for (int i = 0; i < TT_CLUSTER; i++) {
-        load(&c[i], entry);
-        if (((entry->key ^ key) & TT_KEY_MASK) == 0 && entry->bound != TT_NONE)
+        uint64_t data = atomic_load_explicit(&c[i].data, memory_order_relaxed);
+        uint64_t check = atomic_load_explicit(&c[i].check, memory_order_relaxed);
+        if (((check ^ data ^ key) & TT_KEY_MASK) == 0 && (uint8_t)(data >> 48) != TT_NONE) {
+            unpack(check, data, entry);
             return true;
+        }
     }
     return false;
 }

@@ -2076,19 +2076,31 @@ static int kb_route_order(const dm_move *a, const dm_move *b, bool mirrored)
 }
 
 /* Appends color's quiet moves to the sink in refgen.c's order: piece by
- * piece, directions in enum order, nearest square first. */
-static void kb_full_quiet(const struct kb_ctx *x, const struct kb_pos *p, dm_bits own_cells,
-                          int color, struct move_sink *sink)
+ * piece, directions in enum order, nearest square first.  Only the pieces
+ * with a step to make are visited (a few shifts find them: in most
+ * positions the blocked pieces are many), and each move is written
+ * straight into the list (quiet moves have no precedence and no
+ * duplicates; the list holds no capture when they are generated). */
+static void kb_full_quiet(const struct kb_ctx *x, const struct kb_pos *p, int color,
+                          struct move_sink *sink)
 {
     static const int mirror[4] = {DIR_NW, DIR_NE, DIR_SW, DIR_SE};
+    static const int back[4] = {DIR_SW, DIR_SE, DIR_NW, DIR_NE}; /* each diagonal's opposite */
     K_BB empty = K_ALL & ~(p->side_bb[0] | p->side_bb[1]);
-    K_BB free_kings = kb_free_kings(x, p, color);
-    for (dm_bits b = own_cells; b; b &= b - 1) {
+    K_BB kings = kb_free_kings(x, p, color); /* a parachutist only ever captures */
+    K_BB men = p->side_bb[color] & ~p->kings_bb & ~kb_paras(p, color);
+    K_BB movers = 0;
+    for (int d = 0; d < 4; d++) {
+        bool north = d == DIR_NE || d == DIR_NW;
+        bool forward = K_MEN_NORTH(color) ? north : !north;
+        int kd = x->mirrored ? mirror[d] : d;
+        movers |= (forward ? men | kings : kings) & kb_step(empty, back[kd]);
+    }
+    dm_move_list *list = sink->list;
+    for (dm_bits b = kb_cells_of(movers, x->mirrored); b; b &= b - 1) {
         int cell = ctz128(b);
         K_BB from = K_ONE << kb_sq_of_cell(cell, x->mirrored);
-        bool king = (p->kings_bb & from) != 0;
-        if ((king && !(free_kings & from)) || (kb_paras(p, color) & from))
-            continue; /* a parachutist only ever captures */
+        bool king = (kings & from) != 0;
         for (int d = 0; d < 4; d++) {
             bool north = d == DIR_NE || d == DIR_NW;
             bool forward = K_MEN_NORTH(color) ? north : !north;
@@ -2096,12 +2108,15 @@ static void kb_full_quiet(const struct kb_ctx *x, const struct kb_pos *p, dm_bit
                 continue;
             int kd = x->mirrored ? mirror[d] : d;
             for (K_BB to = kb_step(from, kd) & empty; to; to = kb_step(to, kd) & empty) {
-                dm_move m;
-                memset(&m, 0, sizeof m);
-                m.from = (uint8_t)cell;
-                m.to = (uint8_t)kb_cell_of_sq(K_CTZ(to), x->mirrored);
-                m.flags = !king && (to & x->promo_bb[color]) ? DM_MOVE_PROMOTES : 0;
-                sink_add(sink, &m, 0);
+                if (list->count == DM_MAX_MOVES) {
+                    sink->overflow = true;
+                    return;
+                }
+                dm_move *m = &list->moves[list->count++];
+                memset(m, 0, sizeof *m);
+                m->from = (uint8_t)cell;
+                m->to = (uint8_t)kb_cell_of_sq(K_CTZ(to), x->mirrored);
+                m->flags = !king && (to & x->promo_bb[color]) ? DM_MOVE_PROMOTES : 0;
                 if (!king || !K_FLYING)
                     break;
             }
@@ -2137,10 +2152,8 @@ int K_NAME(generate)(const struct kernel_rules *r, const dm_position *pos, dm_mo
             list->moves[j] = m;
         }
     }
-    if (list->count == 0) {
-        dm_bits own = (color == DM_WHITE ? pos->white : pos->black) & (((dm_bits)1 << K_CELLS) - 1);
-        kb_full_quiet(&x, &p, own, color, &sink);
-    }
+    if (list->count == 0)
+        kb_full_quiet(&x, &p, color, &sink);
     return sink.overflow ? -1 : list->count;
 }
 

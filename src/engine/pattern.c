@@ -18,23 +18,6 @@
 #include "engine/pattern.h"
 #include "rules/variant.h"
 
-#if defined(__BMI2__)
-#include <immintrin.h>
-static inline uint64_t pext64(uint64_t x, uint64_t mask)
-{
-    return _pext_u64(x, mask);
-}
-#else
-static inline uint64_t pext64(uint64_t x, uint64_t mask)
-{
-    uint64_t out = 0;
-    for (uint64_t bit = 1; mask; mask &= mask - 1, bit <<= 1)
-        if (x & mask & -mask)
-            out |= bit;
-    return out;
-}
-#endif
-
 /* ---- layout ----------------------------------------------------------- */
 
 bool pattern_layout_build(struct pattern_layout *l, const struct dm_variant *v)

@@ -416,11 +416,19 @@ static inline dm_bits kb_mirror_rows(dm_bits cells)
 #define K_PAIR_CELLS (2 * K_HALF)
 #define K_PAIR_MASK  ((K_ONE << K_PAIR_CELLS) - 1)
 
+/* On a board of one word, the squares are the cells spread over K_ALL:
+ * one pdep or pext, where it is fast. */
+#define K_BY_PDEP (DM_FAST_PDEP && !K_WIDE)
+
 static inline dm_bits kb_cells_of(K_BB b, bool mirrored)
 {
     dm_bits cells = 0;
-    K_UNROLL for (int g = 0; g < K_ROWS / 2; g++)
-        cells |= (dm_bits)((b >> (g * (K_PAIR_CELLS + 1))) & K_PAIR_MASK) << (g * K_PAIR_CELLS);
+    if (K_BY_PDEP) {
+        cells = pext64((uint64_t)b, (uint64_t)K_ALL);
+    } else {
+        K_UNROLL for (int g = 0; g < K_ROWS / 2; g++)
+            cells |= (dm_bits)((b >> (g * (K_PAIR_CELLS + 1))) & K_PAIR_MASK) << (g * K_PAIR_CELLS);
+    }
     if (K_HALF == 4 && mirrored)
         cells = kb_mirror_rows(cells);
     return cells;
@@ -430,6 +438,8 @@ static inline K_BB kb_bb_of(dm_bits cells, bool mirrored)
 {
     if (K_HALF == 4 && mirrored)
         cells = kb_mirror_rows(cells);
+    if (K_BY_PDEP)
+        return (K_BB)pdep64((uint64_t)cells, (uint64_t)K_ALL);
     K_BB b = 0;
     K_UNROLL for (int g = 0; g < K_ROWS / 2; g++)
         b |= ((K_BB)(cells >> (g * K_PAIR_CELLS)) & K_PAIR_MASK) << (g * (K_PAIR_CELLS + 1));

@@ -52,12 +52,25 @@ void tt_keys_init(struct tt_keys *keys)
     }
 }
 
+/* The XOR of words[cell] over the cells of set, a word at a time: most
+ * boards have 64 cells or fewer, and 128-bit steps cost several
+ * instructions each. */
 static uint64_t key_of_set(const uint64_t *words, dm_bits set)
 {
     uint64_t key = 0;
-    for (; set; set &= set - 1)
-        key ^= words[ctz128(set)];
+    for (uint64_t lo = (uint64_t)set; lo; lo &= lo - 1)
+        key ^= words[ctz64(lo)];
+    for (uint64_t hi = (uint64_t)(set >> 64); hi; hi &= hi - 1)
+        key ^= words[64 + ctz64(hi)];
     return key;
+}
+
+/* Whether set holds cell: a shift of the cell's word alone (one of 128
+ * bits by a variable count takes several instructions). */
+static int bit_at(dm_bits set, int cell)
+{
+    uint64_t word = cell < 64 ? (uint64_t)set : (uint64_t)(set >> 64);
+    return (int)(word >> (cell & 63)) & 1;
 }
 
 /* The key of the piece on cell in pos, or 0 if the cell is empty. */
@@ -98,10 +111,10 @@ uint64_t tt_key_after(const struct tt_keys *keys, uint64_t key, const dm_positio
     return key ^ counters_key(keys, before) ^ counters_key(keys, after);
 }
 
-/* The kind of the piece on the cell bit of pos (one of its pieces). */
-static int kind_at(const dm_position *pos, dm_bits bit)
+/* The kind of the piece on cell in pos (one of its pieces). */
+static int kind_at(const dm_position *pos, int cell)
 {
-    return (pos->kings & bit) ? TT_KING : (pos->paras & bit) ? TT_PARA : TT_MAN;
+    return bit_at(pos->kings, cell) ? TT_KING : bit_at(pos->paras, cell) ? TT_PARA : TT_MAN;
 }
 
 uint64_t tt_key_move(const struct tt_keys *keys, uint64_t key, const dm_position *pos,
@@ -110,14 +123,21 @@ uint64_t tt_key_move(const struct tt_keys *keys, uint64_t key, const dm_position
     /* As dm_make_move: the piece leaves from (Hawaiian: taken off), lands
      * on to a king if it was one or is crowned, else a man (a parachutist
      * too), and the captured pieces go. */
-    int c = pos->side, kind = kind_at(pos, BIT128(m->from));
+    int c = pos->side, kind = kind_at(pos, m->from);
     key ^= keys->piece[c][kind][m->from] ^ keys->black_to_move;
     if (!(m->flags & DM_MOVE_REMOVAL))
         key ^= keys->piece[c][kind == TT_KING || (m->flags & DM_MOVE_PROMOTES) ? TT_KING : TT_MAN]
                           [m->to];
-    for (dm_bits b = m->captured_set; b; b &= b - 1) {
-        int cell = ctz128(b);
-        key ^= keys->piece[c ^ 1][kind_at(pos, BIT128(cell))][cell];
+    /* The captured pieces by kind, a set each (kings and parachutists are
+     * rarely among them). */
+    dm_bits taken = m->captured_set;
+    if (taken) {
+        const uint64_t(*them)[DM_MAX_CELLS] = keys->piece[c ^ 1];
+        dm_bits special = taken & (pos->kings | pos->paras);
+        key ^= key_of_set(them[TT_MAN], taken & ~special);
+        if (special)
+            key ^= key_of_set(them[TT_KING], special & pos->kings) ^
+                   key_of_set(them[TT_PARA], special & ~pos->kings);
     }
     return key;
 }

@@ -43,10 +43,13 @@ uint64_t tt_key_after(const struct tt_keys *keys, uint64_t key, const dm_positio
 
 /* The key of the position after m (a move of pos, keyed key), found from
  * the move alone: tt_key_after's value except where Frisian's counters
- * change (their variant keys by tt_key_after; elsewhere a good guess, for
- * a prefetch). */
+ * change (tt_key_counters_change makes up the difference). */
 uint64_t tt_key_move(const struct tt_keys *keys, uint64_t key, const dm_position *pos,
                      const dm_move *m);
+/* What the Frisian counters change in the key from before to after: with
+ * tt_key_move's key, tt_key_after's. */
+uint64_t tt_key_counters_change(const struct tt_keys *keys, const dm_position *before,
+                                const dm_position *after);
 
 enum tt_bound { TT_NONE = 0, TT_UPPER = 1, TT_LOWER = 2, TT_EXACT = 3 };
 

@@ -743,18 +743,16 @@ static void play_known(struct dm_engine *e, const dm_position *pos, int ply, con
     *next = *pos;
     dm_make_move(e->v, next, m);
     struct search_ply *child = &e->stack[ply + 1];
+    uint64_t key = known ? *known : tt_key_move(&e->keys, e->stack[ply].key, pos, m);
     if (e->v->frisian_king_limit)
-        child->key = tt_key_after(&e->keys, e->stack[ply].key, pos, next);
-    else if (known)
-        child->key = *known;
-    else
-        child->key = tt_key_move(&e->keys, e->stack[ply].key, pos, m);
+        key ^= tt_key_counters_change(&e->keys, pos, next);
+    child->key = key;
 #ifdef SEARCH_CHECK_KEYS
     if (child->key != tt_key(&e->keys, next))
         abort();
 #endif
-    if (!known || e->v->frisian_king_limit)
-        tt_prefetch(e->table, child->key);
+    if (!known || key != *known)
+        tt_prefetch(e->table, key);
     bool reversible = m->njumps == 0 && !(m->flags & (DM_MOVE_REMOVAL | DM_MOVE_PROMOTES)) &&
                       (pos->kings & BIT128(m->from));
     child->reversible = reversible ? e->stack[ply].reversible + 1 : 0;

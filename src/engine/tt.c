@@ -96,6 +96,12 @@ static uint64_t counters_key(const struct tt_keys *keys, const dm_position *pos)
     return key;
 }
 
+uint64_t tt_key_counters_change(const struct tt_keys *keys, const dm_position *before,
+                                const dm_position *after)
+{
+    return counters_key(keys, before) ^ counters_key(keys, after);
+}
+
 uint64_t tt_key_after(const struct tt_keys *keys, uint64_t key, const dm_position *before,
                       const dm_position *after)
 {

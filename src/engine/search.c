@@ -545,8 +545,20 @@ static bool material_holds(enum draw_material mat, const dm_position *pos)
     return false;
 }
 
-/* Whether a move counter has drawn the position at ply. */
-static bool counter_draw(const struct dm_engine *e, const dm_position *pos, int ply)
+/* Whether a counter of material has drawn pos, same plies after the last
+ * capture or promotion. */
+static bool material_draw(const struct counter_draws *d, const dm_position *pos, int same)
+{
+    for (int i = 0; i < d->nmaterial; i++)
+        if (same >= d->material[i].plies &&
+            material_holds((enum draw_material)d->material[i].material, pos))
+            return true;
+    return false;
+}
+
+/* Whether a move counter has drawn the position at ply.  Inline at every
+ * node but for the rare material's look. */
+static inline bool counter_draw(const struct dm_engine *e, const dm_position *pos, int ply)
 {
     const struct counter_draws *d = &e->draws;
     const struct search_ply *sp = &e->stack[ply];
@@ -554,11 +566,7 @@ static bool counter_draw(const struct dm_engine *e, const dm_position *pos, int 
         return true;
     if (!d->min_plies || sp->same_material < d->min_plies)
         return false;
-    for (int i = 0; i < d->nmaterial; i++)
-        if (sp->same_material >= d->material[i].plies &&
-            material_holds((enum draw_material)d->material[i].material, pos))
-            return true;
-    return false;
+    return material_draw(d, pos, sp->same_material);
 }
 
 /* Keeps the keys of the game's positions; false if memory runs out.  The
@@ -737,8 +745,8 @@ static void set_slices(struct dm_engine *e, struct search_ply *sp, int base, int
 
 /* Makes m from pos into next, and keys the child ply; known, if not NULL,
  * is tt_key_move's key of m, found already (and its entry prefetched). */
-static void play_known(struct dm_engine *e, const dm_position *pos, int ply, const dm_move *m,
-                       dm_position *next, const uint64_t *known)
+static inline void play_known(struct dm_engine *e, const dm_position *pos, int ply,
+                              const dm_move *m, dm_position *next, const uint64_t *known)
 {
     *next = *pos;
     dm_make_move(e->v, next, m);

@@ -182,6 +182,7 @@ struct eval_tables {
     dm_bits step_mask[2][16];
     int8_t step_delta[2][16];
     int nsteps[2];
+    int step_sign[2];                 /* 1, -1: every delta is positive, negative; 0: mixed */
     int ranks;
     bool wide;                        /* more than 64 cells: sets span both words */
     struct pattern_eval pattern;      /* the learned evaluation, when on     */

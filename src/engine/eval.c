@@ -123,6 +123,11 @@ static void build_cones(struct eval_tables *t, const struct dm_variant *v, int c
         }
         t->cone[c][cell] = cone;
     }
+    t->step_sign[c] = 0;
+    for (int i = 0; i < t->nsteps[c]; i++) {
+        int sign = t->step_delta[c][i] > 0 ? 1 : -1;
+        t->step_sign[c] = i == 0 || t->step_sign[c] == sign ? sign : 0;
+    }
     /* A cone that reaches no promotion square marks no runaway. */
     for (int cell = 0; cell < g->ncells; cell++)
         if (!(t->cone[c][cell] & v->promo_bb[c]))
@@ -222,6 +227,19 @@ static inline int count(dm_bits x, bool wide)
  * closed (cells without steps among them). */
 static inline dm_bits steps_open(const struct eval_tables *t, int c, dm_bits closed, bool wide)
 {
+    /* A narrow board's cells in one word, shifted one way for every step
+     * of a colour (forward is one way in the cells' order): no test of
+     * the delta's sign in the loop. */
+    if (!wide && t->step_sign[c]) {
+        uint64_t near = (uint64_t)closed, blocked = 0;
+        if (t->step_sign[c] > 0)
+            for (int i = 0; i < t->nsteps[c]; i++)
+                blocked |= (uint64_t)t->step_mask[c][i] & near >> t->step_delta[c][i];
+        else
+            for (int i = 0; i < t->nsteps[c]; i++)
+                blocked |= (uint64_t)t->step_mask[c][i] & near << -t->step_delta[c][i];
+        return ~(dm_bits)blocked;
+    }
     dm_bits blocked = 0;
     for (int i = 0; i < t->nsteps[c]; i++) {
         int d = t->step_delta[c][i];
@@ -279,11 +297,22 @@ side_terms(const struct eval_tables *t, const dm_position *pos, int c, bool wide
         progress += count(men & t->progress_bit[c][b], wide) << b;
     pos_score += w->advance * progress;
     int run = 0;
-    for (dm_bits m = runaway_candidates(t, c, men, occupied, wide); m; m &= m - 1) {
-        int cell = wide ? ctz128(m) : ctz64((uint64_t)m);
-        dm_bits cone = t->cone[c][cell];
-        if (cone && !(cone & occupied))
-            run += t->runaway_value[c][cell];
+    dm_bits candidates = runaway_candidates(t, c, men, occupied, wide);
+    if (wide) {
+        for (dm_bits m = candidates; m; m &= m - 1) {
+            int cell = ctz128(m);
+            dm_bits cone = t->cone[c][cell];
+            if (cone && !(cone & occupied))
+                run += t->runaway_value[c][cell];
+        }
+    } else {
+        /* One word's steps, and a cone's low word alone. */
+        for (uint64_t m = (uint64_t)candidates; m; m &= m - 1) {
+            int cell = ctz64(m);
+            uint64_t cone = (uint64_t)t->cone[c][cell];
+            if (cone && !(cone & (uint64_t)occupied))
+                run += t->runaway_value[c][cell];
+        }
     }
     *positional = pos_score;
     *runaway = run;

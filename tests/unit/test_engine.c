@@ -1010,7 +1010,8 @@ static void test_eval_start(void **state)
     }
 }
 
-/* The key of a position found from its parent's and the move's cells is
+/* The key of a position found from its parent's and the move's cells, and
+ * from the move alone (tt_key_move, with Frisian's counters made up), is
  * the key computed from scratch, for every move of random games of every
  * variant (Turkish's immediate removal, Parachute's parachutists, Frisian's
  * counters and Hawaiian's removals among them). */
@@ -1033,6 +1034,12 @@ static void test_key_after(void **state)
                     dm_make_move(v, &next, &legal.moves[i]);
                     if (tt_key_after(&keys, key, &pos, &next) != tt_key(&keys, &next))
                         fail_msg("%s: the key after a move differs from the full key",
+                                 dm_variant_id(v));
+                    /* The search's way: from the move, the counters made up. */
+                    uint64_t by_move = tt_key_move(&keys, key, &pos, &legal.moves[i]) ^
+                                       tt_key_counters_change(&keys, &pos, &next);
+                    if (by_move != tt_key(&keys, &next))
+                        fail_msg("%s: the key from the move differs from the full key",
                                  dm_variant_id(v));
                 }
                 dm_position next = pos;

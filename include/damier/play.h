@@ -212,6 +212,13 @@ void dm_snapshot_free(dm_snapshot *s);
  * dm_snapshot_move should have at least that. */
 size_t dm_level_hash_mb(int level);
 
+/* An engine for the computer player, with a hash table of about mb (0: 16)
+ * and the endgame tables of the default folder (dm_egdb_default_root:
+ * what `damier egdb build` makes) when there are some, as the Hub engine
+ * has them; NULL if memory runs out.  Every front end that lets the
+ * computer play makes its engines here. */
+dm_engine *dm_player_engine_new(size_t mb);
+
 /* The move the computer chooses for s with engine e (used by this thread
  * alone while it runs): at a level without a time limit, the same snapshot
  * gives the same move.  A clock in s keeps the search within the mover's

@@ -280,7 +280,7 @@ int cmd_analyse(int argc, char **argv)
     }
     if (o.moves && play_moves(a->v, &a->root, o.moves, &history, &nhistory))
         goto done;
-    e = dm_engine_new(ANALYSE_HASH_MB);
+    e = dm_player_engine_new(ANALYSE_HASH_MB);
     if (!e) {
         cli_error("out of memory for the engine");
         goto done;

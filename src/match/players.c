@@ -432,7 +432,7 @@ int player_start(struct player *p, const struct player_spec *spec, const dm_vari
     if (spec->kind == PLAYER_DXP)
         return dxp_start(p, v, why, size);
     size_t mb = spec->hash_mb ? spec->hash_mb : dm_level_hash_mb(spec->level ? spec->level : DM_LEVEL_MAX);
-    p->engine = dm_engine_new(mb);
+    p->engine = dm_player_engine_new(mb);
     if (!p->engine) {
         snprintf(why, size, "out of memory for a %zu MB hash table", mb);
         return -1;

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "base/bits.h"
+#include "damier/egdb.h"
 #include "play/play.h"
 
 #define HINT_NODES 300000 /* a hint: about a tenth of a second           */
@@ -71,6 +72,17 @@ static const struct level {
 size_t dm_level_hash_mb(int level)
 {
     return level >= DM_LEVEL_HINT && level <= DM_LEVEL_MAX ? levels[level].hash_mb : 0;
+}
+
+dm_engine *dm_player_engine_new(size_t mb)
+{
+    dm_engine *e = dm_engine_new(mb);
+    char root[512];
+    dm_error err;
+    /* No folder known (no HOME): no tables, which is no error. */
+    if (e && dm_egdb_default_root(root, sizeof root, &err) == 0)
+        dm_engine_set_egdb(e, root);
+    return e;
 }
 
 static uint64_t next_random(uint64_t *state)
@@ -245,7 +257,7 @@ dm_engine *play_engine(dm_match *m, enum dm_color color, size_t mb)
 {
     if (!m->engine[color] || m->engine_mb[color] < mb) {
         dm_engine_free(m->engine[color]);
-        m->engine[color] = dm_engine_new(mb);
+        m->engine[color] = dm_player_engine_new(mb);
         m->engine_mb[color] = m->engine[color] ? mb : 0;
     }
     return m->engine[color];

@@ -480,7 +480,7 @@ int proto_dxp_run_on(int fd, const struct proto_dxp_options *o)
     struct dxp d = {.o = o, .log = o->log ? o->log : stderr, .conn = {.fd = fd}};
     d.v = o->variant ? o->variant : dm_variant_by_id("international");
     d.squares = dm_variant_cells(d.v);
-    d.engine = dm_engine_new(o->hash_mb ? o->hash_mb : dm_level_hash_mb(o->level));
+    d.engine = dm_player_engine_new(o->hash_mb ? o->hash_mb : dm_level_hash_mb(o->level));
     if (!d.engine) {
         say(&d, "out of memory for the engine");
         dxp_close(&d.conn);

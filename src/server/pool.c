@@ -49,7 +49,7 @@ static dm_engine *engine_for(worker *w, size_t mb)
     if (w->engine && w->hash_mb >= mb)
         return w->engine;
     dm_engine_free(w->engine);
-    w->engine = dm_engine_new(mb);
+    w->engine = dm_player_engine_new(mb);
     w->hash_mb = w->engine ? mb : 0;
     return w->engine;
 }

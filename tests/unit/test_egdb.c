@@ -491,6 +491,34 @@ static void test_engine_probes(void **state)
     dm_engine_free(e);
 }
 
+/* The computer player's engine (dm_player_engine_new) probes the tables of
+ * the default folder, DAMIER_EGDB_DIR here, as the Hub engine does. */
+static void test_player_engine_probes(void **state)
+{
+    (void)state;
+    build("english", 3);
+    const dm_variant *v = dm_variant_by_id("english");
+    dm_position pos;
+    dm_error err;
+    assert_int_equal(dm_fen_parse(v, "W:WK29,K30:BK4", &pos, &err), 0);
+    dm_search_limits lim = {.depth = 3};
+    dm_search_result res;
+    assert_int_equal(setenv("DAMIER_EGDB_DIR", root, 1), 0);
+    dm_engine *e = dm_player_engine_new(1);
+    assert_non_null(e);
+    assert_int_equal(dm_engine_search(e, v, &pos, NULL, 0, &lim, &res), 0);
+    assert_int_equal(res.score, 25000 - 11);
+    dm_engine_free(e);
+    /* A default folder without tables: the search sees no end. */
+    assert_int_equal(setenv("DAMIER_EGDB_DIR", "/nonexistent/egdb", 1), 0);
+    e = dm_player_engine_new(1);
+    assert_non_null(e);
+    assert_int_equal(dm_engine_search(e, v, &pos, NULL, 0, &lim, &res), 0);
+    assert_true(res.score < 25000 - 126);
+    dm_engine_free(e);
+    unsetenv("DAMIER_EGDB_DIR");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -502,6 +530,7 @@ int main(void)
         cmocka_unit_test(test_damaged_files),
         cmocka_unit_test(test_unsupported),
         cmocka_unit_test(test_engine_probes),
+        cmocka_unit_test(test_player_engine_probes),
     };
     return cmocka_run_group_tests(tests, setup_root, teardown_root);
 }

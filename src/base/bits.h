@@ -32,6 +32,19 @@ static inline int ctz128(dm_bits x)
 
 static inline int has128(dm_bits x, int i) { return (int)((x >> i) & 1); }
 
+/* BIT128 and has128 for a cell not known at compile time: a shift of the
+ * cell's word alone, where a 128-bit shift by a variable count takes
+ * several instructions (and most boards' cells are all in the low word). */
+static inline dm_bits bit128(int i)
+{
+    return i < 64 ? (dm_bits)(1ull << i) : (dm_bits)(1ull << (i - 64)) << 64;
+}
+static inline int bit_at128(dm_bits x, int i)
+{
+    uint64_t word = i < 64 ? (uint64_t)x : (uint64_t)(x >> 64);
+    return (int)(word >> (i & 63)) & 1;
+}
+
 /* Bit gather and scatter: pext64 packs the bits of x under mask into the
  * low bits, pdep64 spreads the low bits of x over mask.  One instruction
  * where BMI2 is fast; AMD's Zen 1 and 2 microcode it (hundreds of cycles),

@@ -762,7 +762,7 @@ static inline void play_known(struct dm_engine *e, const dm_position *pos, int p
     if (!known || key != *known)
         tt_prefetch(e->table, key);
     bool reversible = m->njumps == 0 && !(m->flags & (DM_MOVE_REMOVAL | DM_MOVE_PROMOTES)) &&
-                      (pos->kings & BIT128(m->from));
+                      bit_at128(pos->kings, m->from);
     child->reversible = reversible ? e->stack[ply].reversible + 1 : 0;
     bool same = m->njumps == 0 && !(m->flags & (DM_MOVE_CAPTURE | DM_MOVE_REMOVAL | DM_MOVE_PROMOTES));
     child->same_material = same ? e->stack[ply].same_material + 1 : 0;

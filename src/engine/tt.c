@@ -65,14 +65,6 @@ static uint64_t key_of_set(const uint64_t *words, dm_bits set)
     return key;
 }
 
-/* Whether set holds cell: a shift of the cell's word alone (one of 128
- * bits by a variable count takes several instructions). */
-static int bit_at(dm_bits set, int cell)
-{
-    uint64_t word = cell < 64 ? (uint64_t)set : (uint64_t)(set >> 64);
-    return (int)(word >> (cell & 63)) & 1;
-}
-
 /* The key of the piece on cell in pos, or 0 if the cell is empty. */
 static uint64_t piece_key(const struct tt_keys *keys, const dm_position *pos, int cell)
 {
@@ -120,7 +112,7 @@ uint64_t tt_key_after(const struct tt_keys *keys, uint64_t key, const dm_positio
 /* The kind of the piece on cell in pos (one of its pieces). */
 static int kind_at(const dm_position *pos, int cell)
 {
-    return bit_at(pos->kings, cell) ? TT_KING : bit_at(pos->paras, cell) ? TT_PARA : TT_MAN;
+    return bit_at128(pos->kings, cell) ? TT_KING : bit_at128(pos->paras, cell) ? TT_PARA : TT_MAN;
 }
 
 uint64_t tt_key_move(const struct tt_keys *keys, uint64_t key, const dm_position *pos,

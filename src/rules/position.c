@@ -39,7 +39,7 @@ int dm_generate(const dm_variant *v, const dm_position *pos, dm_move_list *list,
 void dm_make_move(const dm_variant *v, dm_position *pos, const dm_move *m)
 {
     int color = pos->side;
-    dm_bits from = BIT128(m->from), to = BIT128(m->to);
+    dm_bits from = bit128(m->from), to = bit128(m->to);
     bool was_king = (pos->kings & from) != 0;
     dm_bits *own = color == DM_WHITE ? &pos->white : &pos->black;
     dm_bits *other = color == DM_WHITE ? &pos->black : &pos->white;
@@ -66,7 +66,7 @@ void dm_make_move(const dm_variant *v, dm_position *pos, const dm_move *m)
             pos->king_moves[color] = 0;
         }
         int them = color ^ 1;
-        if (pos->king_cell[them] != DM_NO_CELL && has128(m->captured_set, pos->king_cell[them])) {
+        if (pos->king_cell[them] != DM_NO_CELL && bit_at128(m->captured_set, pos->king_cell[them])) {
             pos->king_cell[them] = DM_NO_CELL;
             pos->king_moves[them] = 0;
         }

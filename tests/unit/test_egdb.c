@@ -460,34 +460,43 @@ static void test_unsupported(void **state)
     dm_egdb_close(db);
 }
 
+/* English two kings against one, which win in 11 plies (the table): every
+ * reply at ply 1 is in the tables, so with them the root scores
+ * 25000 - 11; without them, 3 plies see no end.  Builds the tables. */
+static const dm_variant *kings_ending(dm_position *pos)
+{
+    build("english", 3);
+    const dm_variant *v = dm_variant_by_id("english");
+    dm_error err;
+    assert_int_equal(dm_fen_parse(v, "W:WK29,K30:BK4", pos, &err), 0);
+    return v;
+}
+
+/* The score of e's search of pos, 3 plies, from an empty table. */
+static int score_of(dm_engine *e, const dm_variant *v, const dm_position *pos)
+{
+    dm_search_limits lim = {.depth = 3};
+    dm_search_result res;
+    dm_engine_new_game(e);
+    assert_int_equal(dm_engine_search(e, v, pos, NULL, 0, &lim, &res), 0);
+    return res.score;
+}
+
 /* The search scores a node the tables know as 25000 less the plies to the
  * end from the root, and without tables sees the mate itself. */
 static void test_engine_probes(void **state)
 {
     (void)state;
-    build("english", 3);
-    const dm_variant *v = dm_variant_by_id("english");
     dm_position pos;
-    dm_error err;
-    /* Two kings win in 11 plies (the table): every reply at ply 1 is in the
-     * tables, so the root scores 25000 - 11.  Without tables, 3 plies see
-     * no end. */
-    assert_int_equal(dm_fen_parse(v, "W:WK29,K30:BK4", &pos, &err), 0);
+    const dm_variant *v = kings_ending(&pos);
     dm_engine *e = dm_engine_new(1);
     assert_non_null(e);
-    dm_search_limits lim = {.depth = 3};
-    dm_search_result res;
-    assert_int_equal(dm_engine_search(e, v, &pos, NULL, 0, &lim, &res), 0);
-    assert_true(res.score < 25000 - 126);
+    assert_true(score_of(e, v, &pos) < 25000 - 126);
     dm_engine_set_egdb(e, root);
-    dm_engine_new_game(e);
-    assert_int_equal(dm_engine_search(e, v, &pos, NULL, 0, &lim, &res), 0);
-    assert_int_equal(res.score, 25000 - 11);
+    assert_int_equal(score_of(e, v, &pos), 25000 - 11);
     /* Tables that are not there: no probe, no error. */
     dm_engine_set_egdb(e, "/nonexistent/egdb");
-    dm_engine_new_game(e);
-    assert_int_equal(dm_engine_search(e, v, &pos, NULL, 0, &lim, &res), 0);
-    assert_true(res.score < 25000 - 126);
+    assert_true(score_of(e, v, &pos) < 25000 - 126);
     dm_engine_free(e);
 }
 
@@ -496,25 +505,18 @@ static void test_engine_probes(void **state)
 static void test_player_engine_probes(void **state)
 {
     (void)state;
-    build("english", 3);
-    const dm_variant *v = dm_variant_by_id("english");
     dm_position pos;
-    dm_error err;
-    assert_int_equal(dm_fen_parse(v, "W:WK29,K30:BK4", &pos, &err), 0);
-    dm_search_limits lim = {.depth = 3};
-    dm_search_result res;
+    const dm_variant *v = kings_ending(&pos);
     assert_int_equal(setenv("DAMIER_EGDB_DIR", root, 1), 0);
     dm_engine *e = dm_player_engine_new(1);
     assert_non_null(e);
-    assert_int_equal(dm_engine_search(e, v, &pos, NULL, 0, &lim, &res), 0);
-    assert_int_equal(res.score, 25000 - 11);
+    assert_int_equal(score_of(e, v, &pos), 25000 - 11);
     dm_engine_free(e);
     /* A default folder without tables: the search sees no end. */
     assert_int_equal(setenv("DAMIER_EGDB_DIR", "/nonexistent/egdb", 1), 0);
     e = dm_player_engine_new(1);
     assert_non_null(e);
-    assert_int_equal(dm_engine_search(e, v, &pos, NULL, 0, &lim, &res), 0);
-    assert_true(res.score < 25000 - 126);
+    assert_true(score_of(e, v, &pos) < 25000 - 126);
     dm_engine_free(e);
     unsetenv("DAMIER_EGDB_DIR");
 }

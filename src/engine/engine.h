@@ -171,6 +171,7 @@ struct eval_tables {
     int16_t runaway_value[2][DM_MAX_CELLS]; /* a runaway man's worth there  */
     dm_bits back_rank[2];             /* each colour's own first row        */
     dm_bits centre;                   /* the central cells                  */
+    dm_bits edge;                     /* the cells of the side files        */
     dm_bits wing[2];                  /* the cells left, right of the middle file */
     dm_bits cone[2][DM_MAX_CELLS];    /* cells a man may still step through
                                          on its way forward (empty: no promotion) */
@@ -185,6 +186,7 @@ struct eval_tables {
     int step_sign[2];                 /* 1, -1: every delta is positive, negative; 0: mixed */
     int ranks;
     bool wide;                        /* more than 64 cells: sets span both words */
+    int start_pieces;                 /* on the board at the start          */
     struct pattern_eval pattern;      /* the learned evaluation, when on     */
 };
 

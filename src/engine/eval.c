@@ -2,10 +2,13 @@
 /*
  * eval.c - the static evaluation: generic terms, weights per family.
  *
- * Every variant is scored by the same few terms: material, advancement,
- * men guarding their own back row, men in the centre, the balance of the
- * men between the two wings, king mobility and runaway men (a man whose
- * way forward to a promotion square is empty).
+ * Every variant is scored by the same few terms: material, advancement
+ * (weighing more as the board empties), men guarding their own back row,
+ * men in the centre, men on the side files, the balance of the men between
+ * the two wings, king mobility and runaway men (a man whose way forward to
+ * a promotion square is empty); a score with kings on both sides counts
+ * for less (most such endings are drawn).  A family's weight of 0 (100
+ * for kings_both) leaves a term out where matches showed it does not pay.
  * What differs between variants is how much each term weighs, and that
  * comes from two tables: one row per family of variants, chosen from the
  * rules record (the board, whether kings fly, whether men capture
@@ -25,11 +28,16 @@
 struct eval_weights {
     int man, king, para; /* material                                        */
     int advance;         /* per rank a man has come from its back row        */
+    int endgame_advance; /* percent more of it on an empty board (less with
+                            every piece left: tempo decides the endings)    */
     int back_rank;       /* per man still on its own back row                */
     int centre;          /* per man on a central cell                        */
+    int edge;            /* per man on a side file (a penalty)               */
     int balance;         /* per man more on one wing than on the other       */
     int king_mobility;   /* per empty cell a king can move to                */
     int runaway;         /* a man with a free way to promotion, all but there */
+    int kings_both;      /* percent of the score kept when both sides have
+                            kings: most such endings are drawn              */
 };
 
 enum eval_family {
@@ -44,11 +52,11 @@ enum eval_family {
  * three: it controls whole diagonals and catches lone men. */
 /* clang-format off */
 static const struct eval_weights family_weights[FAMILY_COUNT] = {
-    /*                      man king para advance back centre bal kmob runaway */
-    [FAMILY_SHORT_KINGS]  = {100, 170, 100,    3,   12,    8,   0,   3,    60},
-    [FAMILY_FLYING_KINGS] = {100, 300, 100,    2,    8,    6,   8,   2,   120},
-    [FAMILY_FRISIAN]      = {100, 280, 100,    2,    8,    6,  16,   2,   120},
-    [FAMILY_FULL_BOARD]   = {100, 250, 100,    3,    6,    5,   0,   2,    80},
+    /*                      man king para adv endgame back centre edge bal kmob runaway kings_both */
+    [FAMILY_SHORT_KINGS]  = {100, 170, 100,  3,      0,  12,     8,   0,  0,   3,     60, 100},
+    [FAMILY_FLYING_KINGS] = {100, 300, 100,  2,    100,   8,     6,   5,  8,   2,    120,  50},
+    [FAMILY_FRISIAN]      = {100, 280, 100,  2,      0,   8,     6,   0, 16,   2,    120, 100},
+    [FAMILY_FULL_BOARD]   = {100, 250, 100,  3,      0,   6,     5,   0,  0,   2,     80, 100},
 };
 /* clang-format on */
 
@@ -146,8 +154,14 @@ void eval_prepare(struct eval_tables *t, const struct dm_variant *v)
     t->runaway_scale = goal_scales[v->goal].runaway_scale;
     t->ranks = g->ranks;
     t->wide = g->ncells > 64;
+    dm_position start;
+    dm_position_start(v, &start);
+    t->start_pieces = popcount128(start.white | start.black);
+    if (t->start_pieces == 0)
+        t->start_pieces = 1;
     t->centre = 0;
     t->wing[0] = t->wing[1] = 0;
+    t->edge = 0;
     int top = g->ranks - 1;
     for (int c = 0; c < 2; c++) {
         /* Forward is towards the colour's far row (one-way: both go up). */
@@ -180,6 +194,8 @@ void eval_prepare(struct eval_tables *t, const struct dm_variant *v)
     }
     for (int cell = 0; cell < g->ncells; cell++) {
         int f = g->file_of[cell], r = g->rank_of[cell];
+        if (f == 0 || f == g->files - 1)
+            t->edge |= BIT128(cell);
         if (f < g->files / 2)
             t->wing[0] |= BIT128(cell);
         else if (f >= g->files - g->files / 2)
@@ -269,8 +285,8 @@ static inline dm_bits runaway_candidates(const struct eval_tables *t, int c, dm_
  * is empty, and counting it would cost a third of the evaluation's
  * popcounts. */
 static inline __attribute__((always_inline)) void
-side_terms(const struct eval_tables *t, const dm_position *pos, int c, bool wide, int *material,
-           int *positional, int *runaway)
+side_terms(const struct eval_tables *t, const dm_position *pos, int c, bool wide, int advance,
+           int *material, int *positional, int *runaway)
 {
     const struct dm_variant *v = t->variant;
     const struct eval_weights *w = t->w;
@@ -281,7 +297,8 @@ side_terms(const struct eval_tables *t, const dm_position *pos, int c, bool wide
     *material = w->man * count(men, wide) + w->king * count(kings, wide) +
                 w->para * count(own & pos->paras, wide);
     int pos_score = w->back_rank * count(men & t->back_rank[c], wide) +
-                    w->centre * count(men & t->centre, wide);
+                    w->centre * count(men & t->centre, wide) -
+                    w->edge * count(men & t->edge, wide);
     if (kings)
         pos_score += w->king_mobility * king_mobility(v, kings, occupied);
     /* Men crowded on one wing leave the other one to the opponent's
@@ -295,7 +312,7 @@ side_terms(const struct eval_tables *t, const dm_position *pos, int c, bool wide
     int progress = 0;
     for (int b = 0; b < 4; b++)
         progress += count(men & t->progress_bit[c][b], wide) << b;
-    pos_score += w->advance * progress;
+    pos_score += advance * progress / 100;
     int run = 0;
     dm_bits candidates = runaway_candidates(t, c, men, occupied, wide);
     if (wide) {
@@ -322,13 +339,22 @@ side_terms(const struct eval_tables *t, const dm_position *pos, int c, bool wide
 static inline __attribute__((always_inline)) int hand_score(const struct eval_tables *t,
                                                             const dm_position *pos, bool wide)
 {
+    const struct eval_weights *w = t->w;
+    /* The advance's weight, in hundredths, grows as the board empties. */
+    int pieces = count(pos->white | pos->black, wide);
+    int advance =
+        w->advance * (100 + w->endgame_advance * (t->start_pieces - pieces) / t->start_pieces);
     int mat[2], posi[2], run[2];
     for (int c = 0; c < 2; c++)
-        side_terms(t, pos, c, wide, &mat[c], &posi[c], &run[c]);
+        side_terms(t, pos, c, wide, advance, &mat[c], &posi[c], &run[c]);
     int us = pos->side, them = us ^ 1;
     int score = t->material_sign * (mat[us] - mat[them]) +
                 t->positional_scale * (posi[us] - posi[them]) / 100 +
                 t->runaway_scale * (run[us] - run[them]) / 100;
+    /* Kings on both sides: most such endings are drawn, whatever else the
+     * material says (the giveaway games, unmeasured, keep their score). */
+    if (t->material_sign > 0 && (pos->white & pos->kings) && (pos->black & pos->kings))
+        score = score * w->kings_both / 100;
     const int bound = DM_SCORE_DECIDED - 1;
     return score > bound ? bound : score < -bound ? -bound : score;
 }

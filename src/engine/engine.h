@@ -157,6 +157,26 @@ void search_set_move_room(dm_engine *e, int room);
 
 /* ---- eval.c: the static evaluation ---------------------------------------- */
 
+/* The hand-set evaluation's weights: one row per family of variants
+ * (eval.c); the trainer tunes a copy (eval_prepare_weights). */
+struct eval_weights {
+    int man, king, para; /* material                                        */
+    int advance;         /* per rank a man has come from its back row        */
+    int endgame_advance; /* percent more of it on an empty board (less with
+                            every piece left: tempo decides the endings)    */
+    int back_rank;       /* per man still on its own back row                */
+    int centre;          /* per man on a central cell                        */
+    int edge;            /* per man on a side file (a penalty)               */
+    int balance;         /* per man more on one wing than on the other       */
+    int king_mobility;   /* per empty cell a king can move to                */
+    int runaway;         /* a man with a free way to promotion, all but there */
+    int kings_both;      /* percent of the score kept when both sides have
+                            kings: most such endings are drawn              */
+    int trade;           /* percent more of the material lead on an empty
+                            board (less with every piece left): the side
+                            ahead trades down, the side behind avoids it   */
+};
+
 /* What the evaluation precomputes for one variant: which weights apply and
  * the per-cell tables they multiply. */
 struct eval_tables {
@@ -192,6 +212,12 @@ struct eval_tables {
 
 /* Prepares t for v (does nothing when t already serves v). */
 void eval_prepare(struct eval_tables *t, const struct dm_variant *v);
+/* Prepares t for v with the weights w (kept by pointer: the caller keeps
+ * them alive), whatever t served before: the trainer tunes them. */
+void eval_prepare_weights(struct eval_tables *t, const struct dm_variant *v,
+                          const struct eval_weights *w);
+/* The weights of v's family. */
+const struct eval_weights *eval_family_weights(const struct dm_variant *v);
 /* The evaluation of pos for its side to move, within +-DM_SCORE_DECIDED:
  * the learned one (pattern.c) when v has weights, else the hand-set one. */
 int eval_position(const struct eval_tables *t, const dm_position *pos);

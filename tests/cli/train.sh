@@ -27,6 +27,16 @@ grep -q '^self-play: 2 games there, playing 1 more' "$tmp/out" ||
     fail "resumed run: $(cat "$tmp/out")"
 grep -q '^data: 3 games' "$tmp/out" || fail "resumed run: not 3 games: $(cat "$tmp/out")"
 
+# The hand-set weights tuned on those games: the loss never rises.
+"$TRAIN" --variant english --games 3 --cache "$cache" --tune-hand --fit-only >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 0 ] || fail "tune: $(cat "$tmp/err")"
+grep -q '^tuning the hand-set weights on 3 games' "$tmp/out" || fail "tune: $(cat "$tmp/out")"
+grep -q '^tuned: man 100 para 100 king [0-9]* advance -\{0,1\}[0-9]* ' "$tmp/out" ||
+    fail "tune: no tuned weights: $(cat "$tmp/out")"
+awk '/^scale/ { first = $4 + 0 } /^pass/ { last = $4 + 0 }
+     END { exit !(first > 0 && last > 0 && last <= first) }' "$tmp/out" ||
+    fail "tune: the loss rose: $(cat "$tmp/out")"
+
 "$TRAIN" --variant no-such --games 1 >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 2 ] || fail "unknown variant: exit $?"
 grep -q 'unknown variant no-such' "$tmp/err" || fail "unknown variant: $(cat "$tmp/err")"

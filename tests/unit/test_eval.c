@@ -345,6 +345,43 @@ static void test_embedded_weights(void **state)
     assert_null(pattern_embedded("no-such-variant", &size));
 }
 
+/* The trainer's weights (eval_prepare_weights): the family's own give the
+ * family's scores, and one weight changed moves the score by exactly that
+ * weight's term. */
+static void test_tuned_weights(void **state)
+{
+    (void)state;
+    static struct eval_tables family, tuned;
+    const char *ids[] = {"english", "international", "frisian", "turkish"};
+    for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
+        const dm_variant *v = variant(ids[i]);
+        memset(&family, 0, sizeof family);
+        memset(&tuned, 0, sizeof tuned);
+        eval_prepare(&family, v);
+        struct eval_weights w = *eval_family_weights(v);
+        eval_prepare_weights(&tuned, v, &w);
+        for (int k = 0; k < 300; k++) {
+            dm_position pos;
+            random_position(v, &pos);
+            assert_int_equal(eval_hand(&tuned, &pos), eval_hand(&family, &pos));
+        }
+    }
+    /* English: White's man on 29 stands on its back row, Black's men do
+     * not; no kings, so nothing scales the difference. */
+    const dm_variant *v = variant("english");
+    memset(&family, 0, sizeof family);
+    eval_prepare(&family, v);
+    struct eval_weights w = *eval_family_weights(v);
+    w.back_rank += 10;
+    memset(&tuned, 0, sizeof tuned);
+    eval_prepare_weights(&tuned, v, &w);
+    dm_position pos;
+    tu_position(v, "W:W29,22:B10,14", &pos);
+    assert_int_equal(eval_hand(&tuned, &pos), eval_hand(&family, &pos) + 10);
+    tu_position(v, "B:W29,22:B10,14", &pos);
+    assert_int_equal(eval_hand(&tuned, &pos), eval_hand(&family, &pos) - 10);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -355,6 +392,7 @@ int main(void)
         cmocka_unit_test(test_colour_symmetry),
         cmocka_unit_test(test_score_formula),
         cmocka_unit_test(test_embedded_weights),
+        cmocka_unit_test(test_tuned_weights),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

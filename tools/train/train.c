@@ -5,6 +5,7 @@
  *
  *   damier-train --variant ID --games N [--nodes 4000] [--cache DIR]
  *                [--out FILE] [--epochs 300] [--l2 2e-6] [--fit-only]
+ *                [--tune-hand]
  *
  * 1. Self-play until the data file DIR/ID.pos holds N games: each game
  *    starts with a few random plies, the engine then plays at a fixed node
@@ -22,11 +23,16 @@
  *    PATTERN_UNIT steps and written to FILE with the games and positions
  *    behind them.
  *
+ * --tune-hand replaces steps 2 and 3: the hand-set evaluation's weights of
+ * the variant's family tuned on the same positions (tune_hand), printed
+ * for eval.c's table.
+ *
  * The engine that plays is the one linked in: after `make` embeds new
  * weights, the next run plays with them (make train ROUNDS=n iterates).
  */
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,7 +66,8 @@ struct record {
 static void usage(void)
 {
     fprintf(stderr, "usage: damier-train --variant ID --games N [--nodes N] [--cache DIR] "
-                    "[--out FILE] [--epochs N] [--l2 X] [--base hand|none] [--fit-only]\n");
+                    "[--out FILE] [--epochs N] [--l2 X] [--base hand|none] [--fit-only] "
+                    "[--tune-hand]\n");
     exit(2);
 }
 
@@ -337,6 +344,127 @@ static int16_t quantize(double x)
     return (int16_t)(q > 32767 ? 32767 : q < -32767 ? -32767 : q);
 }
 
+/* ---- tuning the hand-set weights ---------------------------------------- */
+
+/* Texel's method: the hand-set evaluation's weights of the variant's family
+ * changed one at a time, by a step and back, keeping every change that
+ * lowers the cross-entropy of sigmoid(score / scale) against the games'
+ * results; the steps halve when no change helps.  A man stays 100 (the
+ * unit of the search's margins) and the scale is fitted once, to the
+ * weights as they are. */
+struct tuned {
+    const char *name;
+    size_t offset; /* in struct eval_weights */
+    int min, max;
+};
+
+/* clang-format off */
+#define TUNED(field, lo, hi) {#field, offsetof(struct eval_weights, field), lo, hi}
+/* clang-format on */
+static const struct tuned tuned_weights[] = {
+    TUNED(king, 100, 600),      TUNED(advance, -20, 40),     TUNED(endgame_advance, 0, 400),
+    TUNED(back_rank, -20, 60),  TUNED(centre, -20, 60),      TUNED(edge, -30, 30),
+    TUNED(balance, -10, 40),    TUNED(king_mobility, 0, 30), TUNED(runaway, 0, 400),
+    TUNED(kings_both, 20, 100), TUNED(trade, -50, 200),
+};
+#define NTUNED (sizeof tuned_weights / sizeof tuned_weights[0])
+
+struct tune_sample {
+    dm_position pos;
+    float y;   /* White's result: 0, 1/2, 1 */
+    bool held; /* validation                */
+};
+
+static int *weight_at(struct eval_weights *w, int i)
+{
+    return (int *)((char *)w + tuned_weights[i].offset);
+}
+
+/* The mean loss of the samples (held: the validation ones, else the
+ * others) under the weights t was prepared with. */
+static double hand_loss(const struct eval_tables *t, const struct tune_sample *s, size_t n,
+                        double k, bool held)
+{
+    double loss = 0;
+    size_t count = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i].held != held)
+            continue;
+        int e = eval_hand(t, &s[i].pos);
+        double white = s[i].pos.side == DM_WHITE ? e : -e;
+        loss += loss_of(sigmoid(white / k), s[i].y);
+        count++;
+    }
+    return count ? loss / (double)count : 0;
+}
+
+static void print_weights(const char *what, const struct eval_weights *w)
+{
+    printf("%s: man %d para %d", what, w->man, w->para);
+    for (size_t i = 0; i < NTUNED; i++)
+        printf(" %s %d", tuned_weights[i].name, *weight_at((struct eval_weights *)w, (int)i));
+    printf("\n");
+}
+
+static void tune_hand(const dm_variant *v, const struct tune_sample *s, size_t n)
+{
+    struct eval_weights w = *eval_family_weights(v);
+    struct eval_tables t = {0};
+    eval_prepare_weights(&t, v, &w);
+    double best_k = 0, best = 1e300;
+    for (double k = 40; k < 4000; k *= 1.03) {
+        double l = hand_loss(&t, s, n, k, false);
+        if (l < best)
+            best = l, best_k = k;
+    }
+    print_weights("family", &w);
+    printf("scale %.0f: loss %.5f, validation %.5f\n", best_k, best,
+           hand_loss(&t, s, n, best_k, true));
+    int step[NTUNED];
+    for (size_t i = 0; i < NTUNED; i++) {
+        int x = abs(*weight_at(&w, (int)i));
+        step[i] = x / 4 > 1 ? x / 4 : 2;
+    }
+    for (int pass = 1; pass <= 60; pass++) {
+        bool changed = false, coarse = false;
+        for (size_t i = 0; i < NTUNED; i++) {
+            int *x = weight_at(&w, (int)i);
+            for (int dir = 1; dir >= -1; dir -= 2) {
+                bool moved = false;
+                for (;;) {
+                    int was = *x, to = was + dir * step[i];
+                    if (to < tuned_weights[i].min || to > tuned_weights[i].max)
+                        break;
+                    *x = to;
+                    eval_prepare_weights(&t, v, &w);
+                    double l = hand_loss(&t, s, n, best_k, false);
+                    if (l >= best) {
+                        *x = was;
+                        eval_prepare_weights(&t, v, &w);
+                        break;
+                    }
+                    best = l;
+                    moved = changed = true;
+                }
+                if (moved)
+                    break;
+            }
+            if (step[i] > 1)
+                coarse = true;
+        }
+        printf("pass %2d: loss %.5f, validation %.5f\n", pass, best,
+               hand_loss(&t, s, n, best_k, true));
+        print_weights("tuned", &w);
+        fflush(stdout);
+        if (!changed) {
+            if (!coarse)
+                break;
+            for (size_t i = 0; i < NTUNED; i++)
+                step[i] = step[i] > 1 ? step[i] / 2 : 1;
+        }
+    }
+}
+
 int main(int argc, char **argv)
 {
     const char *id = NULL, *out = NULL, *cache = NULL;
@@ -344,11 +472,12 @@ int main(int argc, char **argv)
     uint64_t nodes = 4000;
     int epochs = 300;
     double l2 = 2e-6;
-    bool fit_only = false, on_hand = true;
+    bool fit_only = false, on_hand = true, tune = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--fit-only") == 0) {
-            fit_only = true;
+        if (strcmp(a, "--fit-only") == 0 || strcmp(a, "--tune-hand") == 0) {
+            fit_only = fit_only || strcmp(a, "--fit-only") == 0;
+            tune = tune || strcmp(a, "--tune-hand") == 0;
             continue;
         }
         if (!val)
@@ -430,6 +559,27 @@ int main(int argc, char **argv)
         fclose(f);
     }
     recs = read_records(path, &nrec, &have);
+    if (tune) {
+        struct tune_sample *ts = malloc((nrec + 1) * sizeof *ts);
+        size_t nt = 0;
+        for (size_t i = 0; ts && i < nrec; i++) {
+            if (recs[i].side == RECORD_END)
+                continue;
+            unpack(&ts[nt].pos, &recs[i]);
+            ts[nt].y = (float)recs[i].result / 2;
+            ts[nt].held = recs[i].game % HOLD_OUT == HOLD_OUT - 1;
+            nt++;
+        }
+        free(recs);
+        if (!ts || nt == 0) {
+            fprintf(stderr, "damier-train: no positions to tune on\n");
+            return 1;
+        }
+        printf("tuning the hand-set weights on %ld games, %zu positions\n", have, nt);
+        tune_hand(v, ts, nt);
+        free(ts);
+        return 0;
+    }
 
     /* The samples: every quiet position of every game. */
     size_t n = 0;

@@ -37,18 +37,18 @@ enum eval_family {
 };
 
 /* A flying king is worth about three men: it controls whole diagonals and
- * catches lone men.  The short kings' row: damier-train --variant english
- * --games 20000 --tune-hand --fit-only on 19998 self-play games at 4000
- * nodes a move (2284916 positions), from the row the same tuning had
- * made of the first 7411 games, itself from the guesses {100, 170, 100, 3,
- * 0, 12, 8, 0, 0, 3, 60, 100, 0}; cross-entropy 0.4626 to 0.4619 in the
- * second round (held out 0.4669 to 0.4661).  That the men's own back row
- * weighs more than twice as much and the centre nothing is what the games
- * say. */
+ * catches lone men.  The short kings' row: three rounds of damier-train
+ * --variant english --tune-hand (docs/engine.md), each from the row before
+ * it, the first from the guesses {100, 170, 100, 3, 0, 12, 8, 0, 0, 3, 60,
+ * 100, 0}: 7411 and 19998 games of the guessed row's engine, then 12000
+ * games of the second round's own (1519945 positions at 4000 nodes a
+ * move; cross-entropy 0.6141 to 0.6103, held out 0.6139 to 0.6106).  That
+ * the men's own back row and a material lead as the board empties weigh
+ * this much, and the centre nothing, is what the games say. */
 /* clang-format off */
 static const struct eval_weights family_weights[FAMILY_COUNT] = {
     /*                      man king para adv endgame back centre edge bal kmob runaway kings_both trade */
-    [FAMILY_SHORT_KINGS]  = {100, 147, 100,  4,     34,  30,    -6,   4,  1,   0,     26, 100,  18},
+    [FAMILY_SHORT_KINGS]  = {100, 132, 100,  4,     92,  44,   -12,  19, 10,   8,     50,  60, 110},
     [FAMILY_FLYING_KINGS] = {100, 300, 100,  2,    100,   8,     6,   5,  8,   2,    120,  50,   0},
     [FAMILY_FRISIAN]      = {100, 280, 100,  2,      0,   8,     6,   0, 16,   2,    120, 100,   0},
     [FAMILY_FULL_BOARD]   = {100, 250, 100,  3,      0,   6,     5,   0,  0,   2,     80, 100,   0},

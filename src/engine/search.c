@@ -332,7 +332,10 @@ void search_set_move_room(dm_engine *e, int room)
  * stops in stands if it was searched.  With a clock the move gets its
  * share of the time left until more comes, plus most of the increment,
  * never more than a third of what is left (all of it, less a margin, for
- * the last move of a period), its hard limit.  No new iteration starts
+ * the last move of a period), its hard limit.  The last move of a period
+ * (every move, with so many seconds a move) has nothing to save for: it
+ * thinks to its hard limit, as a fixed time does (it used to stop at 2/5
+ * and lose the rest).  Otherwise no new iteration starts
  * past 2/5 of it (an iteration takes several times the one before), more
  * when the search is unstable, nor one that would probably not end before
  * the hard limit (search_goes_on).  A clock's margin must absorb what the
@@ -360,8 +363,8 @@ void search_plan_time(const dm_search_limits *l, int nroot, struct time_plan *pl
             share = cap;
         if (hard == 0 || share < hard) {
             hard = share;
-            soft = share * 2 / 5;
-            clock = true;
+            soft = mtg == 1 ? share : share * 2 / 5;
+            clock = mtg != 1;
         }
     }
     *plan = (struct time_plan){0};

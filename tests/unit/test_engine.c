@@ -375,8 +375,10 @@ static void test_time_plan(void **state)
         {{.time_left_ms = 60000, .moves_to_go = 10}, 10, {2360, 5900, true}},
         /* 1 s + 2 s: the share (30 + 1500) is capped at a third of 900. */
         {{.time_left_ms = 1000, .increment_ms = 2000}, 10, {120, 300, true}},
-        /* The last move of a period: all of 100 ms less 20. */
-        {{.time_left_ms = 100, .moves_to_go = 1}, 10, {32, 80, true}},
+        /* The last move of a period (and every move of so many seconds a
+         * move): all of 100 ms less 20, thought to the end as a fixed time,
+         * since nothing left over is needed later. */
+        {{.time_left_ms = 100, .moves_to_go = 1}, 10, {80, 80, false}},
         /* A clock nearly out: at least a millisecond. */
         {{.time_left_ms = 5}, 10, {1, 1, true}},
         /* The shorter of a fixed time and a clock's hard limit. */

@@ -333,9 +333,8 @@ void search_set_move_room(dm_engine *e, int room)
  * share of the time left until more comes, plus most of the increment,
  * never more than a third of what is left (all of it, less a margin, for
  * the last move of a period), its hard limit.  The last move of a period
- * (every move, with so many seconds a move) has nothing to save for: it
- * thinks to its hard limit, as a fixed time does (it used to stop at 2/5
- * and lose the rest).  Otherwise no new iteration starts
+ * (every move, with so many seconds a move) has nothing to save for, so it
+ * is planned as a fixed time.  Any other starts no new iteration
  * past 2/5 of it (an iteration takes several times the one before), more
  * when the search is unstable, nor one that would probably not end before
  * the hard limit (search_goes_on).  A clock's margin must absorb what the

@@ -26,7 +26,8 @@
  *
  * A position that repeats one earlier in the search or in the game scores
  * as a draw; positions are compared by key, and only back to the last
- * capture or man move, which no later position can repeat across.
+ * capture or man move, which no later position can repeat across (but a
+ * man's step along its rank, in the games whose men step sideways).
  *
  * The search allocates nothing: the move stack, the principal variation
  * table and the game's keys live in the engine, allocated when it is made
@@ -119,6 +120,9 @@ struct search_ply {
     uint16_t *order;    /*   and the order they are tried in                */
     uint64_t key;       /* of this ply's position                          */
     int reversible;     /* plies back to the last capture or man move      */
+    int repeatable;     /* plies back to the last move no later position can
+                           undo: as reversible, but where men step sideways
+                           (Turkish, Gothic, Alquerque) such a step is undone */
     int same_material;  /* plies back to the last capture or promotion     */
     uint16_t killer[2]; /* from << 8 | to of quiet moves that cut off here */
 };
@@ -178,6 +182,7 @@ struct dm_engine {
     /* The search in progress. */
     const struct dm_variant *v;
     struct counter_draws draws; /* the draw rules' counters in force     */
+    bool men_sideways;          /* the variant's men step sideways too     */
     bool has_quiet; /* the variant has moves that capture nothing */
     dm_search_limits lim;
     uint64_t nodes;
@@ -442,6 +447,26 @@ static bool reversible_step(const dm_position *a, const dm_position *b)
            popcount128(a->white | a->black) == popcount128(b->white | b->black);
 }
 
+/* Whether b can follow a by a move that a later one can undo: a quiet king
+ * move, or where men step sideways (men_sideways) a man's step along its
+ * rank (each rank keeps its count of each colour's men). */
+static bool repeatable_step(const struct dm_variant *v, bool men_sideways, const dm_position *a,
+                            const dm_position *b)
+{
+    if (reversible_step(a, b))
+        return true;
+    if (!men_sideways || a->kings != b->kings || a->paras != b->paras ||
+        popcount128(a->white | a->black) != popcount128(b->white | b->black))
+        return false;
+    for (int r = 0; r < v->geo->ranks; r++) {
+        dm_bits rank = v->geo->rank_bb[r];
+        if (popcount128(a->white & ~a->kings & rank) != popcount128(b->white & ~b->kings & rank) ||
+            popcount128(a->black & ~a->kings & rank) != popcount128(b->black & ~b->kings & rank))
+            return false;
+    }
+    return true;
+}
+
 /* Whether b can follow a without a capture or a promotion. */
 static bool same_material_step(const dm_position *a, const dm_position *b)
 {
@@ -463,7 +488,7 @@ static uint64_t key_before(const struct dm_engine *e, int ply, int back)
 static bool repeated(const struct dm_engine *e, int ply)
 {
     const struct search_ply *sp = &e->stack[ply];
-    int reach = sp->reversible;
+    int reach = sp->repeatable;
     if (reach > ply + e->ngame)
         reach = ply + e->ngame;
     for (int back = 4; back <= reach; back += 2)
@@ -583,16 +608,18 @@ static bool load_history(struct dm_engine *e, const dm_position *pos, const dm_p
         e->game_keys = keys;
         e->game_cap = nhistory;
     }
-    int run = 0, same = 0;
+    int run = 0, repeat = 0, same = 0;
     for (int i = 0; i < nhistory; i++) {
         e->game_keys[i] = tt_key(&e->keys, &history[i]);
         const dm_position *next = i + 1 < nhistory ? &history[i + 1] : pos;
         run = reversible_step(&history[i], next) ? run + 1 : 0;
+        repeat = repeatable_step(e->v, e->men_sideways, &history[i], next) ? repeat + 1 : 0;
         same = same_material_step(&history[i], next) ? same + 1 : 0;
     }
     e->ngame = nhistory;
     e->stack[0].key = tt_key(&e->keys, pos);
     e->stack[0].reversible = run;
+    e->stack[0].repeatable = repeat;
     e->stack[0].same_material = same;
     return true;
 }
@@ -763,9 +790,12 @@ static inline void play_known(struct dm_engine *e, const dm_position *pos, int p
 #endif
     if (!known || key != *known)
         tt_prefetch(e->table, key);
-    bool reversible = m->njumps == 0 && !(m->flags & (DM_MOVE_REMOVAL | DM_MOVE_PROMOTES)) &&
-                      bit_at128(pos->kings, m->from);
+    bool quiet = m->njumps == 0 && !(m->flags & (DM_MOVE_REMOVAL | DM_MOVE_PROMOTES));
+    bool reversible = quiet && bit_at128(pos->kings, m->from);
     child->reversible = reversible ? e->stack[ply].reversible + 1 : 0;
+    bool repeatable = reversible || (quiet && e->men_sideways &&
+                                     e->v->geo->rank_of[m->from] == e->v->geo->rank_of[m->to]);
+    child->repeatable = repeatable ? e->stack[ply].repeatable + 1 : 0;
     bool same = m->njumps == 0 && !(m->flags & (DM_MOVE_CAPTURE | DM_MOVE_REMOVAL | DM_MOVE_PROMOTES));
     child->same_material = same ? e->stack[ply].same_material + 1 : 0;
 }
@@ -1326,7 +1356,7 @@ static void start_helpers(struct dm_engine *e, const dm_position *pos, const dm_
         h->pos = pos;
         h->history = history;
         h->nhistory = nhistory;
-        h->limits = (dm_search_limits){.depth = e->lim.depth};
+        h->limits = (dm_search_limits){.depth = e->lim.depth, .rules = e->lim.rules};
         h->running = pthread_create(&h->thread, NULL, helper_main, h) == 0;
     }
 }
@@ -1367,6 +1397,7 @@ int dm_engine_search(dm_engine *e, const dm_variant *v, const dm_position *pos,
     e->lim = limits ? *limits : no_limits;
     e->v = v;
     e->has_quiet = v->man_steps != 0 || v->king != KING_NONE;
+    e->men_sideways = (v->man_steps & (DIRBIT(DIR_E) | DIRBIT(DIR_W))) != 0;
     e->nodes = 0;
     e->seldepth = 0;
     e->nlines = 0;

@@ -240,6 +240,37 @@ static void test_repetition(void **state)
 }
 
 /*
+ * Gothic's men step sideways, so a man's move can be undone: the game went
+ * Ka1-a2, h8-g8, Ka2-a1 from White Ka1 Kc1 against Black's lone man on h8;
+ * with Black to move, g8-h8 brings back the first position, a draw by
+ * repetition that the search must see through the man's step (Black is
+ * lost otherwise).
+ */
+static void test_sideways_repetition(void **state)
+{
+    (void)state;
+    const dm_variant *v = tu_variant("gothic");
+    const char *fens[] = {"W:WKa1,Kc1:Bh8", "B:WKa2,Kc1:Bh8", "W:WKa2,Kc1:Bg8"};
+    dm_position history[3], pos;
+    for (int i = 0; i < 3; i++)
+        tu_position(v, fens[i], &history[i]);
+    tu_position(v, "B:WKa1,Kc1:Bg8", &pos);
+    dm_engine *e = dm_engine_new(1);
+    assert_non_null(e);
+    dm_search_limits limits = {.depth = 8};
+    dm_search_result r;
+    assert_int_equal(dm_engine_search(e, v, &pos, history, 3, &limits, &r), 0);
+    assert_int_equal(r.score, 0);
+    dm_move back = tu_legal_move(v, &pos, "g8-h8", 0);
+    assert_true(dm_move_same(&back, &r.best));
+
+    dm_engine_new_game(e);
+    assert_int_equal(dm_engine_search(e, v, &pos, NULL, 0, &limits, &r), 0);
+    assert_true(r.score < -100);
+    dm_engine_free(e);
+}
+
+/*
  * The move counters: International's "5 moves with 1-2 pieces v 1 king"
  * (10 plies without capture or promotion).  White king 46 and a man, Black
  * a lone king shuttling 1-7-1 while the man walks 48-43-39-33-28 (none of
@@ -1142,6 +1173,7 @@ int main(void)
         cmocka_unit_test(test_giveaway_gives),
         cmocka_unit_test(test_decided_scores),
         cmocka_unit_test(test_repetition),
+        cmocka_unit_test(test_sideways_repetition),
         cmocka_unit_test(test_move_counter),
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_time_limits),

@@ -119,6 +119,12 @@ typedef struct dm_search_limits {
     /* The draw rules whose move counters the search applies (a position
      * they draw scores 0), as dm_game_new's. */
     enum dm_rules rules;
+    /* Playing for a win: a draw (a repetition, a move counter, an endgame
+     * table's draw) scores -contempt for the side to move at the root and
+     * +contempt for its opponent, in hundredths of a man, so that the
+     * engine plays on where it is not worse by more than that.  0: draws
+     * score 0 (analysis, hints). */
+    int contempt;
 } dm_search_limits;
 
 typedef struct dm_search_result {

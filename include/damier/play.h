@@ -212,6 +212,10 @@ void dm_snapshot_free(dm_snapshot *s);
  * dm_snapshot_move should have at least that. */
 size_t dm_level_hash_mb(int level);
 
+/* A level's contempt (dm_search_limits): what a draw costs it, in
+ * hundredths of a man. */
+int dm_level_contempt(int level);
+
 /* An engine for the computer player, with a hash table of about mb (0: 16)
  * and the endgame tables of the default folder (dm_egdb_default_root:
  * what `damier egdb build` makes) when there are some, as the Hub engine

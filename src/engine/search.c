@@ -183,6 +183,9 @@ struct dm_engine {
     const struct dm_variant *v;
     struct counter_draws draws; /* the draw rules' counters in force     */
     bool men_sideways;          /* the variant's men step sideways too     */
+    int draw_score[2];          /* a draw's score for the side to move:
+                                   -contempt at the root's side, +contempt
+                                   at its opponent's (dm_search_limits)    */
     bool has_quiet; /* the variant has moves that capture nothing */
     dm_search_limits lim;
     uint64_t nodes;
@@ -881,7 +884,7 @@ static int search(struct dm_engine *e, const dm_position *pos, int ply, int dept
         e->seldepth = ply;
 
     if (repeated(e, ply) || counter_draw(e, pos, ply))
-        return 0;
+        return e->draw_score[pos->side];
     enum dm_outcome decided = rules_goal_reached(v, pos);
     if (decided != DM_ONGOING)
         return decided == DM_SIDE_TO_MOVE_WINS ? DM_SCORE_WIN - ply : -(DM_SCORE_WIN - ply);
@@ -903,7 +906,7 @@ static int search(struct dm_engine *e, const dm_position *pos, int ply, int dept
     int cut;
     /* The endgame tables know this node (few pieces, no capture pending). */
     if (depth > 0 && ply > 0 && engine_egdb_score(&e->egdb, pos, ply, &cut))
-        return cut;
+        return cut ? cut : e->draw_score[pos->side];
     if (depth > 0 && tt_cutoff(e, sp->key, ply, depth, alpha, beta, pv_node, &tt_move, &tt_from,
                                &tt_to, &cut))
         return cut;
@@ -1356,7 +1359,8 @@ static void start_helpers(struct dm_engine *e, const dm_position *pos, const dm_
         h->pos = pos;
         h->history = history;
         h->nhistory = nhistory;
-        h->limits = (dm_search_limits){.depth = e->lim.depth, .rules = e->lim.rules};
+        h->limits = (dm_search_limits){
+            .depth = e->lim.depth, .rules = e->lim.rules, .contempt = e->lim.contempt};
         h->running = pthread_create(&h->thread, NULL, helper_main, h) == 0;
     }
 }
@@ -1408,6 +1412,8 @@ int dm_engine_search(dm_engine *e, const dm_variant *v, const dm_position *pos,
     memset(e->history, 0, sizeof e->history);
     eval_prepare(&e->eval, v);
     load_counters(e, e->lim.rules);
+    e->draw_score[pos->side] = -e->lim.contempt;
+    e->draw_score[pos->side ^ 1] = e->lim.contempt;
     engine_egdb_prepare(&e->egdb, v);
     if (!history || nhistory < 0)
         nhistory = 0;

@@ -403,7 +403,7 @@ static int damier_move(struct player *p, dm_match *m, const struct player_limits
     int rc;
     if (lim->nodes) {
         /* A node budget: the same search on every machine. */
-        dm_search_limits l = {.nodes = lim->nodes};
+        dm_search_limits l = {.nodes = lim->nodes, .contempt = dm_level_contempt(level)};
         dm_search_result r;
         rc = dm_engine_search(p->engine, s.variant, &s.positions[s.ply], s.positions, s.ply, &l,
                               &r);

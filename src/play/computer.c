@@ -43,6 +43,13 @@
 #define BOOK_LEVEL  5
 #define BOOK_MARGIN 10
 
+/* From level 5 the computer plays for a win: a draw costs it 0.3 man, so
+ * that it keeps playing a position it is not worse in rather than repeat
+ * moves (Gothic's men can shuffle sideways for ever) or trade into a drawn
+ * table.  At 20000 nodes a move against a2e3ad3's engine, 200 games:
+ * Russian 59.8% without, 62.0% with it; English 75.8%, 76.5%. */
+#define PLAY_CONTEMPT 30
+
 /* The search limits of each level; zero fields do not limit.  The hash
  * table grows with the search (a bigger one costs more to clear than a
  * short search gains from it). */
@@ -54,24 +61,30 @@ static const struct level {
     bool by_clock;  /* with a clock: its share of the clock, not move_ms */
     int margin;     /* random choice among moves this close to the best  */
     size_t hash_mb;
+    int contempt;   /* a draw's cost to the computer (dm_search_limits)  */
 } levels[DM_LEVEL_MAX + 1] = {
-    [DM_LEVEL_HINT] = {0, HINT_NODES, 0,    false, 0,   16},
-    [1]             = {1, 0,          0,    false, 150, 1},
-    [2]             = {2, 0,          0,    false, 80,  1},
-    [3]             = {3, 0,          0,    false, 40,  1},
-    [4]             = {4, 0,          0,    false, 20,  1},
-    [5]             = {6, 100000,     0,    false, 0,   4},
-    [6]             = {0, 300000,     0,    false, 0,   16},
-    [7]             = {0, 1000000,    0,    false, 0,   32},
-    [8]             = {0, 3000000,    0,    false, 0,   64},
-    [9]             = {0, 0,          1000, false, 0,   64},
-    [10]            = {0, 0,          2000, true,  0,   64},
+    [DM_LEVEL_HINT] = {0, HINT_NODES, 0,    false, 0,   16, 0},
+    [1]             = {1, 0,          0,    false, 150, 1,  0},
+    [2]             = {2, 0,          0,    false, 80,  1,  0},
+    [3]             = {3, 0,          0,    false, 40,  1,  0},
+    [4]             = {4, 0,          0,    false, 20,  1,  0},
+    [5]             = {6, 100000,     0,    false, 0,   4,  PLAY_CONTEMPT},
+    [6]             = {0, 300000,     0,    false, 0,   16, PLAY_CONTEMPT},
+    [7]             = {0, 1000000,    0,    false, 0,   32, PLAY_CONTEMPT},
+    [8]             = {0, 3000000,    0,    false, 0,   64, PLAY_CONTEMPT},
+    [9]             = {0, 0,          1000, false, 0,   64, PLAY_CONTEMPT},
+    [10]            = {0, 0,          2000, true,  0,   64, PLAY_CONTEMPT},
 };
 /* clang-format on */
 
 size_t dm_level_hash_mb(int level)
 {
     return level >= DM_LEVEL_HINT && level <= DM_LEVEL_MAX ? levels[level].hash_mb : 0;
+}
+
+int dm_level_contempt(int level)
+{
+    return level >= DM_LEVEL_HINT && level <= DM_LEVEL_MAX ? levels[level].contempt : 0;
 }
 
 dm_engine *dm_player_engine_new(size_t mb)
@@ -192,7 +205,8 @@ int dm_snapshot_move(dm_engine *e, const dm_snapshot *s, dm_move *mv, dm_error *
                                .nodes = lv->nodes,
                                .move_time_ms = lv->move_ms,
                                .random_margin = lv->margin,
-                               .seed = lv->margin ? s->seed : 0};
+                               .seed = lv->margin ? s->seed : 0,
+                               .contempt = lv->contempt};
     if (lv->by_clock && s->clock.tc.kind != DM_CLOCK_NONE)
         limits.move_time_ms = 0;
     dm_search_result r;

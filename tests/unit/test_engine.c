@@ -244,7 +244,8 @@ static void test_repetition(void **state)
  * Ka1-a2, h8-g8, Ka2-a1 from White Ka1 Kc1 against Black's lone man on h8;
  * with Black to move, g8-h8 brings back the first position, a draw by
  * repetition that the search must see through the man's step (Black is
- * lost otherwise).
+ * lost otherwise).  With contempt the draw scores -contempt for Black, the
+ * side to move at the root, and is still its best.
  */
 static void test_sideways_repetition(void **state)
 {
@@ -262,6 +263,12 @@ static void test_sideways_repetition(void **state)
     assert_int_equal(dm_engine_search(e, v, &pos, history, 3, &limits, &r), 0);
     assert_int_equal(r.score, 0);
     dm_move back = tu_legal_move(v, &pos, "g8-h8", 0);
+    assert_true(dm_move_same(&back, &r.best));
+
+    dm_engine_new_game(e);
+    limits.contempt = 30;
+    assert_int_equal(dm_engine_search(e, v, &pos, history, 3, &limits, &r), 0);
+    assert_int_equal(r.score, -30);
     assert_true(dm_move_same(&back, &r.best));
 
     dm_engine_new_game(e);

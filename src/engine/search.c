@@ -14,7 +14,10 @@
  * (by the history as it stands once it is searched).  The first move gets the full
  * window, the others a null window, re-searched when they beat alpha; late
  * quiet moves are searched shallower first, the more so the later and the
- * deeper (lmr_reduction), and again to the full depth if they beat alpha.  At depth zero a node
+ * deeper (lmr_reduction), and again to the full depth if they beat alpha.
+ * A ply or two from the horizon, a quiet node whose static score is far
+ * above beta is cut without a search (reverse futility), and from depth 6
+ * one whose shallower search is (ProbCut).  At depth zero a node
  * whose side must capture keeps searching (quiescence: in draughts a
  * capture is forced, so the position is not quiet until no capture is
  * left); any other returns the static evaluation.  Such a node asks the
@@ -83,6 +86,10 @@
 #define SEARCH_SUDDEN_DEATH_MOVES 30
 /* A fall of the best score between iterations that earns more time. */
 #define SEARCH_SCORE_DROP 30
+/* Reverse futility: up to this depth, a static score this much per ply
+ * above beta cuts the node off. */
+#define FUTILITY_DEPTH  2
+#define FUTILITY_MARGIN 100
 /* ProbCut: from this depth, a search this much shallower that beats beta
  * by the margin cuts the node off. */
 #define PROBCUT_DEPTH     6
@@ -910,6 +917,15 @@ static int search(struct dm_engine *e, const dm_position *pos, int ply, int dept
     if (depth > 0 && tt_cutoff(e, sp->key, ply, depth, alpha, beta, pv_node, &tt_move, &tt_from,
                                &tt_to, &cut))
         return cut;
+    /* Reverse futility: a ply or two from the horizon, a position with
+     * no capture to make whose static score beats beta by a margin a ply
+     * is not likely to give back is cut at once. */
+    if (!pv_node && depth > 0 && depth <= FUTILITY_DEPTH && ply > 0 &&
+        abs(beta) < DM_SCORE_DECIDED && e->has_quiet && kernel_leaf(v, pos) == 1) {
+        int s = eval_position(&e->eval, pos);
+        if (s - FUTILITY_MARGIN * depth >= beta)
+            return s;
+    }
     /* ProbCut: where a shallower search beats beta by a margin, the full
      * one would beat beta too; it costs a fraction of the full search. */
     if (!pv_node && depth >= PROBCUT_DEPTH && abs(beta) < DM_SCORE_DECIDED) {

@@ -209,28 +209,27 @@ static void test_decided_scores(void **state)
 }
 
 /*
- * English, two white kings against one black king: Black is lost on
- * material.  The game went K29-25, K4-8, K25-29 from White K29 K32 and
- * Black K4; with Black to move, K8-4 brings back the position after the
- * first of them, a draw by repetition, which the search prefers.  Without
- * that history the same search scores the position as lost.
+ * A position reached by the game of history_fens (three positions) in
+ * which the side to move is lost on material but can play back, bringing
+ * back the game's first position: with the history the search finds that
+ * draw, scored -contempt for the side at the root; without it the same
+ * search scores the position as lost.
  */
-static void test_repetition(void **state)
+static void assert_repetition_found(const char *id, const char *const history_fens[3],
+                                    const char *fen, const char *back_move, int contempt)
 {
-    (void)state;
-    const dm_variant *v = tu_variant("english");
-    const char *fens[] = {"W:WK29,K32:BK4", "B:WK25,K32:BK4", "W:WK25,K32:BK8"};
+    const dm_variant *v = tu_variant(id);
     dm_position history[3], pos;
     for (int i = 0; i < 3; i++)
-        tu_position(v, fens[i], &history[i]);
-    tu_position(v, "B:WK29,K32:BK8", &pos);
+        tu_position(v, history_fens[i], &history[i]);
+    tu_position(v, fen, &pos);
     dm_engine *e = dm_engine_new(1);
     assert_non_null(e);
-    dm_search_limits limits = {.depth = 8};
+    dm_search_limits limits = {.depth = 8, .contempt = contempt};
     dm_search_result r;
     assert_int_equal(dm_engine_search(e, v, &pos, history, 3, &limits, &r), 0);
-    assert_int_equal(r.score, 0);
-    dm_move back = tu_legal_move(v, &pos, "8-4", 0);
+    assert_int_equal(r.score, -contempt);
+    dm_move back = tu_legal_move(v, &pos, back_move, 0);
     assert_true(dm_move_same(&back, &r.best));
 
     dm_engine_new_game(e);
@@ -240,41 +239,30 @@ static void test_repetition(void **state)
 }
 
 /*
+ * English, two white kings against one black king: the game went K29-25,
+ * K4-8, K25-29 from White K29 K32 and Black K4; with Black to move, K8-4
+ * brings back the position after the first of them.
+ */
+static void test_repetition(void **state)
+{
+    (void)state;
+    const char *const fens[] = {"W:WK29,K32:BK4", "B:WK25,K32:BK4", "W:WK25,K32:BK8"};
+    assert_repetition_found("english", fens, "B:WK29,K32:BK8", "8-4", 0);
+}
+
+/*
  * Gothic's men step sideways, so a man's move can be undone: the game went
  * Ka1-a2, h8-g8, Ka2-a1 from White Ka1 Kc1 against Black's lone man on h8;
- * with Black to move, g8-h8 brings back the first position, a draw by
- * repetition that the search must see through the man's step (Black is
- * lost otherwise).  With contempt the draw scores -contempt for Black, the
- * side to move at the root, and is still its best.
+ * with Black to move, g8-h8 brings back the first position, which the
+ * search must see through the man's step.  With contempt the draw is still
+ * Black's best.
  */
 static void test_sideways_repetition(void **state)
 {
     (void)state;
-    const dm_variant *v = tu_variant("gothic");
-    const char *fens[] = {"W:WKa1,Kc1:Bh8", "B:WKa2,Kc1:Bh8", "W:WKa2,Kc1:Bg8"};
-    dm_position history[3], pos;
-    for (int i = 0; i < 3; i++)
-        tu_position(v, fens[i], &history[i]);
-    tu_position(v, "B:WKa1,Kc1:Bg8", &pos);
-    dm_engine *e = dm_engine_new(1);
-    assert_non_null(e);
-    dm_search_limits limits = {.depth = 8};
-    dm_search_result r;
-    assert_int_equal(dm_engine_search(e, v, &pos, history, 3, &limits, &r), 0);
-    assert_int_equal(r.score, 0);
-    dm_move back = tu_legal_move(v, &pos, "g8-h8", 0);
-    assert_true(dm_move_same(&back, &r.best));
-
-    dm_engine_new_game(e);
-    limits.contempt = 30;
-    assert_int_equal(dm_engine_search(e, v, &pos, history, 3, &limits, &r), 0);
-    assert_int_equal(r.score, -30);
-    assert_true(dm_move_same(&back, &r.best));
-
-    dm_engine_new_game(e);
-    assert_int_equal(dm_engine_search(e, v, &pos, NULL, 0, &limits, &r), 0);
-    assert_true(r.score < -100);
-    dm_engine_free(e);
+    const char *const fens[] = {"W:WKa1,Kc1:Bh8", "B:WKa2,Kc1:Bh8", "W:WKa2,Kc1:Bg8"};
+    assert_repetition_found("gothic", fens, "B:WKa1,Kc1:Bg8", "g8-h8", 0);
+    assert_repetition_found("gothic", fens, "B:WKa1,Kc1:Bg8", "g8-h8", 30);
 }
 
 /*

@@ -207,6 +207,12 @@ struct eval_tables {
     int ranks;
     bool wide;                        /* more than 64 cells: sets span both words */
     int start_pieces;                 /* on the board at the start          */
+    /* By the pieces on the board: the advance's weight in hundredths (it
+     * grows as the board empties), and the trade term's multiplier of the
+     * lead, over trade_divisor: divisions done once, not at every node. */
+    int advance_at[DM_MAX_CELLS + 1];
+    int trade_at[DM_MAX_CELLS + 1];
+    int trade_divisor;
     struct pattern_eval pattern;      /* the learned evaluation, when on     */
 };
 

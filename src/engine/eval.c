@@ -172,6 +172,13 @@ void eval_prepare_weights(struct eval_tables *t, const struct dm_variant *v,
     t->start_pieces = popcount128(start.white | start.black);
     if (t->start_pieces == 0)
         t->start_pieces = 1;
+    int sp = t->start_pieces;
+    for (int p = 0; p <= DM_MAX_CELLS; p++) {
+        int emptied = sp - p; /* below 0: a set-up position with more pieces */
+        t->advance_at[p] = w->advance * (100 + w->endgame_advance * emptied / sp);
+        t->trade_at[p] = w->trade * emptied;
+    }
+    t->trade_divisor = 100 * sp;
     t->centre = 0;
     t->wing[0] = t->wing[1] = 0;
     t->edge = 0;
@@ -355,15 +362,14 @@ static inline __attribute__((always_inline)) int hand_score(const struct eval_ta
     const struct eval_weights *w = t->w;
     /* The advance's weight, in hundredths, grows as the board empties. */
     int pieces = count(pos->white | pos->black, wide);
-    int advance =
-        w->advance * (100 + w->endgame_advance * (t->start_pieces - pieces) / t->start_pieces);
+    int advance = t->advance_at[pieces];
     int mat[2], posi[2], run[2];
     for (int c = 0; c < 2; c++)
         side_terms(t, pos, c, wide, advance, &mat[c], &posi[c], &run[c]);
     int us = pos->side, them = us ^ 1;
     int lead = mat[us] - mat[them];
-    if (t->material_sign > 0 && w->trade)
-        lead += lead * w->trade * (t->start_pieces - pieces) / (100 * t->start_pieces);
+    if (t->material_sign > 0 && lead && t->trade_at[pieces])
+        lead += lead * t->trade_at[pieces] / t->trade_divisor;
     int score = t->material_sign * lead +
                 t->positional_scale * (posi[us] - posi[them]) / 100 +
                 t->runaway_scale * (run[us] - run[them]) / 100;

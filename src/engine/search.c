@@ -972,7 +972,8 @@ static int search(struct dm_engine *e, const dm_position *pos, int ply, int dept
         best_index = tt_move & TT_INDEX;
         if (s > alpha) {
             alpha = s;
-            update_pv(e, ply, &hash_move);
+            if (pv_node)
+                update_pv(e, ply, &hash_move);
             if (s >= beta) {
                 if (is_quiet(&hash_move))
                     reward_quiet(e, pos->side, ply, &hash_move, depth);
@@ -1067,7 +1068,11 @@ static int search(struct dm_engine *e, const dm_position *pos, int ply, int dept
         if (s <= alpha)
             continue;
         alpha = s;
-        update_pv(e, ply, m);
+        /* Lines are kept at PV nodes only: a null window's score is a
+         * bound, and a move whose bound falls inside the parent's window
+         * is searched again with a full one, which makes its line. */
+        if (pv_node)
+            update_pv(e, ply, m);
         if (s >= beta) {
             if (is_quiet(m))
                 reward_quiet(e, pos->side, ply, m, depth > 0 ? depth : 1);

@@ -872,6 +872,125 @@ static bool tt_plain_move(const dm_position *pos, int code, int from, int to, dm
 }
 
 /*
+ * What every node looks at first: a stopped search (0), a draw by the
+ * rules, a decided game, the end of the stack.  True when that settles
+ * the node, its score in *score; else the window narrowed to the scores a
+ * line from here can still reach (false too, with *score = alpha, when
+ * none can).  Counts the node.
+ */
+static inline bool node_settled(struct dm_engine *e, const dm_position *pos, int ply, int *alpha,
+                                int *beta, int *score)
+{
+    e->pv_len[ply] = 0;
+    if (out_of_budget(e)) {
+        *score = 0;
+        return true;
+    }
+    e->nodes++;
+    if (ply > e->seldepth)
+        e->seldepth = ply;
+    if (repeated(e, ply) || counter_draw(e, pos, ply)) {
+        *score = e->draw_score[pos->side];
+        return true;
+    }
+    enum dm_outcome decided = rules_goal_reached(e->v, pos);
+    if (decided != DM_ONGOING) {
+        *score = decided == DM_SIDE_TO_MOVE_WINS ? DM_SCORE_WIN - ply : -(DM_SCORE_WIN - ply);
+        return true;
+    }
+    if (ply >= SEARCH_MAX_PLY - 1) {
+        *score = eval_position(&e->eval, pos);
+        return true;
+    }
+    /* No line from here can end sooner than the next ply. */
+    if (*alpha < -DM_SCORE_WIN + ply)
+        *alpha = -DM_SCORE_WIN + ply;
+    if (*beta > DM_SCORE_WIN - ply - 1)
+        *beta = DM_SCORE_WIN - ply - 1;
+    *score = *alpha;
+    return *alpha >= *beta;
+}
+
+/*
+ * The horizon (search at depth 0): a position with no capture to make is
+ * scored as it stands; one that must capture plays every capture (the
+ * only moves it has) until none is left.  Most of a tree's nodes are
+ * here, so they pay for nothing the nodes inside the horizon do: no
+ * table (a probe is a cache miss, and a capture sequence is searched
+ * again cheaper than it is looked up), no reductions, no killers.
+ */
+static int quiesce(struct dm_engine *e, const dm_position *pos, int ply, int alpha, int beta)
+{
+    const struct dm_variant *v = e->v;
+    struct search_ply *sp = &e->stack[ply];
+    bool pv_node = beta - alpha > 1;
+    int settled;
+    if (node_settled(e, pos, ply, &alpha, &beta, &settled))
+        return settled;
+    /* Most need not capture: a kernel tells so, and whether any move is
+     * left, without a list. */
+    int leaf = kernel_leaf(v, pos);
+    if (leaf == 0)
+        return no_move_score(v, ply);
+    if (leaf == 1 || (leaf == 2 && !e->has_quiet))
+        return eval_position(&e->eval, pos);
+    int base = sp->base;
+    dm_move_list *list = base + DM_MAX_MOVES <= e->move_room ? list_at(e, base) : &e->scratch;
+    dm_generate(v, pos, list, 0);
+    int count = list->count;
+    if (count == 0)
+        return no_move_score(v, ply);
+    /* Capture is compulsory: a list that starts with a capture holds only
+     * captures.  Where every move jumps (Hawaiian) that says nothing. */
+    bool must_capture = e->has_quiet && (list->moves[0].flags & DM_MOVE_CAPTURE);
+    if (!must_capture || base + count > e->move_room)
+        return eval_position(&e->eval, pos);
+    dm_move *moves = e->moves + base;
+    if (list == &e->scratch)
+        memcpy(moves, list->moves, (size_t)count * sizeof *moves);
+    set_slices(e, sp, base, count);
+    order_moves(e, pos, ply, TT_NO_MOVE, DM_NO_CELL);
+    int best = -SEARCH_INF;
+    for (int k = 0; k < count; k++) {
+        const dm_move *m = &moves[next_move(sp, k)];
+        dm_position next;
+        play(e, pos, ply, m, &next);
+        int s;
+        if (k == 0) {
+            s = -quiesce(e, &next, ply + 1, -beta, -alpha);
+        } else {
+            s = -quiesce(e, &next, ply + 1, -alpha - 1, -alpha);
+            if (s > alpha && s < beta)
+                s = -quiesce(e, &next, ply + 1, -beta, -alpha);
+        }
+        if (e->stop)
+            return 0;
+        if (s <= best)
+            continue;
+        best = s;
+        if (s <= alpha)
+            continue;
+        alpha = s;
+        if (pv_node)
+            update_pv(e, ply, m);
+        if (s >= beta)
+            break;
+    }
+    return best;
+}
+
+static int search(struct dm_engine *e, const dm_position *pos, int ply, int depth, int alpha,
+                  int beta);
+
+/* A child's score: quiesce's at the horizon, without a call of search on
+ * the way. */
+static inline int descend(struct dm_engine *e, const dm_position *pos, int ply, int depth,
+                          int alpha, int beta)
+{
+    return depth > 0 ? search(e, pos, ply, depth, alpha, beta) : quiesce(e, pos, ply, alpha, beta);
+}
+
+/*
  * The score of pos (at ply, keyed in the stack) for its side to move,
  * searched depth plies deep within (alpha, beta): exact inside the window,
  * a bound outside it.  Returns 0 once the search is stopped; callers check
@@ -880,47 +999,27 @@ static bool tt_plain_move(const dm_position *pos, int code, int from, int to, dm
 static int search(struct dm_engine *e, const dm_position *pos, int ply, int depth, int alpha,
                   int beta)
 {
+    if (depth <= 0)
+        return quiesce(e, pos, ply, alpha, beta);
     const struct dm_variant *v = e->v;
     struct search_ply *sp = &e->stack[ply];
     bool pv_node = beta - alpha > 1;
-    e->pv_len[ply] = 0;
-    if (out_of_budget(e))
-        return 0;
-    e->nodes++;
-    if (ply > e->seldepth)
-        e->seldepth = ply;
+    int settled;
+    if (node_settled(e, pos, ply, &alpha, &beta, &settled))
+        return settled;
 
-    if (repeated(e, ply) || counter_draw(e, pos, ply))
-        return e->draw_score[pos->side];
-    enum dm_outcome decided = rules_goal_reached(v, pos);
-    if (decided != DM_ONGOING)
-        return decided == DM_SIDE_TO_MOVE_WINS ? DM_SCORE_WIN - ply : -(DM_SCORE_WIN - ply);
-    if (ply >= SEARCH_MAX_PLY - 1)
-        return eval_position(&e->eval, pos);
-    /* No line from here can end sooner than the next ply. */
-    if (alpha < -DM_SCORE_WIN + ply)
-        alpha = -DM_SCORE_WIN + ply;
-    if (beta > DM_SCORE_WIN - ply - 1)
-        beta = DM_SCORE_WIN - ply - 1;
-    if (alpha >= beta)
-        return alpha;
-
-    /* A node inside the horizon probes the table first: a cutoff saves
-     * generating its moves.  A horizon node generates first, since one that
-     * need not capture is evaluated at once: most nodes are such leaves, and
-     * a probe there costs a cache miss for what the evaluation says anyway. */
+    /* The table first: a cutoff saves generating the moves. */
     int tt_move = TT_NO_MOVE, tt_from = DM_NO_CELL, tt_to = DM_NO_CELL;
     int cut;
     /* The endgame tables know this node (few pieces, no capture pending). */
-    if (depth > 0 && ply > 0 && engine_egdb_score(&e->egdb, pos, ply, &cut))
+    if (ply > 0 && engine_egdb_score(&e->egdb, pos, ply, &cut))
         return cut ? cut : e->draw_score[pos->side];
-    if (depth > 0 && tt_cutoff(e, sp->key, ply, depth, alpha, beta, pv_node, &tt_move, &tt_from,
-                               &tt_to, &cut))
+    if (tt_cutoff(e, sp->key, ply, depth, alpha, beta, pv_node, &tt_move, &tt_from, &tt_to, &cut))
         return cut;
     /* Reverse futility: a ply or two from the horizon, a position with
      * no capture to make whose static score beats beta by a margin a ply
      * is not likely to give back is cut at once. */
-    if (!pv_node && depth > 0 && depth <= FUTILITY_DEPTH && ply > 0 &&
+    if (!pv_node && depth <= FUTILITY_DEPTH && ply > 0 &&
         abs(beta) < DM_SCORE_DECIDED && e->has_quiet && kernel_leaf(v, pos) == 1) {
         int s = eval_position(&e->eval, pos);
         if (s - FUTILITY_MARGIN * depth >= beta)
@@ -936,15 +1035,6 @@ static int search(struct dm_engine *e, const dm_position *pos, int ply, int dept
         if (s >= probe_beta)
             return s;
     }
-    /* At the horizon most nodes need not capture: a kernel tells so, and
-     * whether any move is left, without a list. */
-    if (depth <= 0) {
-        int leaf = kernel_leaf(v, pos);
-        if (leaf == 0)
-            return no_move_score(v, ply);
-        if (leaf == 1 || (leaf == 2 && !e->has_quiet))
-            return eval_position(&e->eval, pos);
-    }
     int base = sp->base;
     int old_alpha = alpha, best = -SEARCH_INF, best_index = TT_NO_MOVE;
     /* The table's move, if its entry says how to make it (a plain move),
@@ -953,7 +1043,7 @@ static int search(struct dm_engine *e, const dm_position *pos, int ply, int dept
      * node is not one the overflow rule would have evaluated. */
     int first = 0;
     dm_move hash_move;
-    if (depth > 0 && base + DM_MAX_MOVES <= e->move_room &&
+    if (base + DM_MAX_MOVES <= e->move_room &&
         tt_plain_move(pos, tt_move, tt_from, tt_to, &hash_move)) {
         int hash_depth = depth - 1;
         if ((tt_move & TT_SINGLE) && ply < 2 * e->root_depth + 16)
@@ -965,7 +1055,7 @@ static int search(struct dm_engine *e, const dm_position *pos, int ply, int dept
         sp[1].base = base + 1;
         dm_position next;
         play(e, pos, ply, &hash_move, &next);
-        int s = -search(e, &next, ply + 1, hash_depth, -beta, -alpha);
+        int s = -descend(e, &next, ply + 1, hash_depth, -beta, -alpha);
         if (e->stop)
             return 0;
         best = s;
@@ -989,14 +1079,8 @@ static int search(struct dm_engine *e, const dm_position *pos, int ply, int dept
     int count = list->count;
     if (count == 0)
         return no_move_score(v, ply);
-    /* Capture is compulsory: a list that starts with a capture holds only
-     * captures.  Where every move jumps (Hawaiian) that says nothing. */
-    bool must_capture = e->has_quiet && (list->moves[0].flags & DM_MOVE_CAPTURE);
-    if ((depth <= 0 && !must_capture) || base + count > e->move_room)
+    if (base + count > e->move_room)
         return eval_position(&e->eval, pos);
-    if (depth <= 0 && tt_cutoff(e, sp->key, ply, depth, alpha, beta, pv_node, &tt_move, &tt_from,
-                                &tt_to, &cut))
-        return cut;
     dm_move *moves = e->moves + base;
     if (list == &e->scratch)
         memcpy(moves, list->moves, (size_t)count * sizeof *moves);
@@ -1014,9 +1098,7 @@ static int search(struct dm_engine *e, const dm_position *pos, int ply, int dept
     }
 
     int new_depth = depth - 1;
-    if (depth <= 0)
-        new_depth = 0; /* quiescence: captures until none is left */
-    else if (count == 1 && ply < 2 * e->root_depth + 16)
+    if (count == 1 && ply < 2 * e->root_depth + 16)
         new_depth = depth; /* a forced move is not a choice */
 
     order_moves(e, pos, ply, tt_index, tt_from);
@@ -1039,7 +1121,7 @@ static int search(struct dm_engine *e, const dm_position *pos, int ply, int dept
         }
         int s;
         if (k == 0) {
-            s = -search(e, &next, ply + 1, new_depth, -beta, -alpha);
+            s = -descend(e, &next, ply + 1, new_depth, -beta, -alpha);
         } else {
             /* Late quiet moves rarely matter: a shallower look first, the
              * shallower the later and deeper (less at a PV node), never
@@ -1053,11 +1135,11 @@ static int search(struct dm_engine *e, const dm_position *pos, int ply, int dept
                 if (r > new_depth - 1)
                     r = new_depth - 1;
             }
-            s = -search(e, &next, ply + 1, new_depth - r, -alpha - 1, -alpha);
+            s = -descend(e, &next, ply + 1, new_depth - r, -alpha - 1, -alpha);
             if (s > alpha && r)
-                s = -search(e, &next, ply + 1, new_depth, -alpha - 1, -alpha);
+                s = -descend(e, &next, ply + 1, new_depth, -alpha - 1, -alpha);
             if (s > alpha && s < beta)
-                s = -search(e, &next, ply + 1, new_depth, -beta, -alpha);
+                s = -descend(e, &next, ply + 1, new_depth, -beta, -alpha);
         }
         if (e->stop)
             return 0;
@@ -1075,7 +1157,7 @@ static int search(struct dm_engine *e, const dm_position *pos, int ply, int dept
             update_pv(e, ply, m);
         if (s >= beta) {
             if (is_quiet(m))
-                reward_quiet(e, pos->side, ply, m, depth > 0 ? depth : 1);
+                reward_quiet(e, pos->side, ply, m, depth);
             break;
         }
     }

@@ -146,44 +146,118 @@ int cmd_match(int argc, char **argv)
     return match_run(&o);
 }
 
+/* The header of a set: what it is and the command that made it. */
+static void openings_header(const struct openings_options *o, bool tries_given)
+{
+    const char *id = dm_variant_id(o->variant);
+    printf("# SPDX-License-Identifier: MIT\n"
+           "# %s.txt - balanced openings of %s for damier match, made by\n"
+           "#   damier openings --variant %s --count %d --plies %d --seed %llu",
+           id, dm_variant_name(o->variant), id, o->count, o->plies, (unsigned long long)o->seed);
+    if (o->results)
+        printf(" --results %d --game-nodes %llu --band %d-%d", o->results,
+               (unsigned long long)o->game_nodes, o->band_low, o->band_high);
+    if (tries_given)
+        printf(" --tries %d", o->tries);
+    printf("\n# (random walks of %d plies from the start, each kept when a 20000-node search\n",
+           o->plies);
+    if (o->results)
+        printf("# scores it within a quarter of a man, White scores %d%% to %d%% in %d games\n"
+               "# played out from it by the engine against itself at %llu nodes a move (at\n"
+               "# random among the moves within 0.1 man for the first ten plies), and no kept\n"
+               "# one reaches its position).\n",
+               o->band_low, o->band_high, o->results, (unsigned long long)o->game_nodes);
+    else
+        printf("# scores it within a quarter of a man and no kept one reaches its position).\n");
+}
+
 int cmd_openings(int argc, char **argv)
 {
-    const dm_variant *v = NULL;
-    double count = 100, plies = 6, seed = 1;
+    struct openings_options o = {.count = 100, .plies = 6, .seed = 1, .game_nodes = 10000,
+                                 .band_low = 25, .band_high = 75};
+    bool band_given = false, nodes_given = false, tries_given = false;
+    double x;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
         i++;
         if (strcmp(a, "--variant") == 0 && value) {
-            if (!(v = cli_variant(value)))
+            if (!(o.variant = cli_variant(value)))
                 return 2;
         } else if (strcmp(a, "--count") == 0) {
-            if (!number(a, value, 1, 100000, &count))
+            if (!number(a, value, 1, 100000, &x))
                 return 2;
+            o.count = (int)x;
         } else if (strcmp(a, "--plies") == 0) {
-            if (!number(a, value, 1, 40, &plies))
+            if (!number(a, value, 1, 40, &x))
                 return 2;
+            o.plies = (int)x;
         } else if (strcmp(a, "--seed") == 0) {
-            if (!number(a, value, 1, 1e18, &seed))
+            if (!number(a, value, 1, 1e18, &x))
                 return 2;
+            o.seed = (uint64_t)x;
+        } else if (strcmp(a, "--tries") == 0) {
+            /* At most 10000, so that count * tries walks fit an int. */
+            if (!number(a, value, 1, 10000, &x))
+                return 2;
+            o.tries = (int)x;
+            tries_given = true;
+        } else if (strcmp(a, "--results") == 0) {
+            if (!number(a, value, 1, 1000, &x))
+                return 2;
+            o.results = (int)x;
+        } else if (strcmp(a, "--game-nodes") == 0) {
+            if (!number(a, value, 100, 1e9, &x))
+                return 2;
+            o.game_nodes = (uint64_t)x;
+            nodes_given = true;
+        } else if (strcmp(a, "--band") == 0) {
+            int low, high, end = 0;
+            if (!value || sscanf(value, "%d-%d%n", &low, &high, &end) != 2 || value[end] ||
+                low < 0 || high > 100 || low > high) {
+                cli_error("openings: --band is LOW-HIGH, White's score in percent with "
+                          "0 <= LOW <= HIGH <= 100 (e.g. 25-75)");
+                return 2;
+            }
+            o.band_low = low;
+            o.band_high = high;
+            band_given = true;
         } else {
             cli_error("openings: unknown option '%s' or its value missing", a);
             return 2;
         }
     }
-    if (!v) {
+    if (!o.variant) {
         cli_error("openings needs --variant V");
         return 2;
     }
-    printf("# SPDX-License-Identifier: MIT\n"
-           "# %s.txt - balanced openings of %s for damier match, made by\n"
-           "#   damier openings --variant %s --count %.0f --plies %.0f --seed %.0f\n"
-           "# (random walks of %.0f plies from the start, each kept when a %d-node search\n"
-           "# scores it within a quarter of a man and no kept one reaches its position).\n",
-           dm_variant_id(v), dm_variant_name(v), dm_variant_id(v), count, plies, seed, plies,
-           20000);
-    int n = openings_generate(stdout, v, (int)count, (int)plies, (uint64_t)seed);
+    if (!o.results && (band_given || nodes_given)) {
+        cli_error("openings: --band and --game-nodes need --results N (the games they are for)");
+        return 2;
+    }
+    if (o.results)
+        o.log = stderr;
+    openings_header(&o, tries_given);
+    struct openings_report r;
+    int n = openings_generate(stdout, &o, &r);
+    int games = r.white_wins + r.draws + r.black_wins;
+    if (games)
+        printf("# White scored %.1f%% in the %d games of the kept openings (%d-%d-%d, W-D-L).\n",
+               50.0 * (2 * r.white_wins + r.draws) / games, games, r.white_wins, r.draws,
+               r.black_wins);
     fflush(stdout);
-    if (n < (int)count)
-        fprintf(stderr, "damier: openings: %d of %.0f found\n", n, count);
+    if (n == 0 && r.walks == 0) {
+        fprintf(stderr, "damier: openings: out of memory\n");
+        return 1;
+    }
+    if (n < o.count) {
+        fprintf(stderr, "damier: openings: %d of %d found: stopped after %d walks (--tries %d "
+                "for each opening wanted); %d were balanced by the search",
+                n, o.count, r.walks, r.max_walks / o.count, r.balanced);
+        if (o.results)
+            fprintf(stderr, ", %d played out, %d of them with White within %d%%-%d%%", r.played,
+                    n, o.band_low, o.band_high);
+        fprintf(stderr, ".  More --tries, more --plies%s or a smaller --count may find more.\n",
+                o.results ? ", a wider --band" : "");
+    }
     return n > 0 ? 0 : 1;
 }

@@ -194,10 +194,30 @@ static const struct command {
      "  --max-plies N      adjudicate a draw after N plies (default 600)\n" HELP_HELP},
     {"openings", cmd_openings, "make a balanced opening set for damier match",
      "usage: damier openings --variant V [--count N] [--plies P] [--seed S]\n"
+     "                       [--tries T] [--results G [--game-nodes K] [--band L-H]]\n"
      "\n"
      "Writes N openings (default 100) of P plies (default 6), one a line: random\n"
      "walks from the start, reproducible from S, each kept when a short search\n"
-     "finds it within a quarter of a man and its position is new.\n" HELP_HELP},
+     "finds it within a quarter of a man and its position is new.  With\n"
+     "--results, a walk must also pass a test of games: the engine plays it out\n"
+     "G times against itself at K nodes a move (choosing at random among the\n"
+     "moves within 0.1 man for the first ten plies, so that the games differ),\n"
+     "and keeps it when White scores from L% to H% (for a variant whose start\n"
+     "one side wins in the long run although the search finds it level).  It\n"
+     "stops after T walks for each opening wanted, found or not, and says so.\n"
+     "\n"
+     "  --variant V        the variant, by its id (required): 'damier variants'\n"
+     "                     lists every id\n"
+     "  --count N          openings wanted (default 100)\n"
+     "  --plies P          plies of each (default 6)\n"
+     "  --seed S           the random walks and games (default 1)\n"
+     "  --tries T          walks made for each opening wanted, at most (default 50)\n"
+     "  --results G        games played out from each walk the search finds level\n"
+     "                     (default none: the search alone decides); a line on\n"
+     "                     stderr for each walk played out\n"
+     "  --game-nodes K     with --results: nodes a move in those games (default 10000)\n"
+     "  --band L-H         with --results: White's score kept, in percent (default\n"
+     "                     25-75); the set ends with White's score over its games\n" HELP_HELP},
     {"book", cmd_book, "build or read an opening book",
      "usage: damier book build --variant V [--nodes N] [--plies P] [--margin M]\n"
      "                         [--lines K] [--positions K] [--out FILE]\n"

@@ -73,10 +73,41 @@ struct opening {
 int openings_read(const char *path, const dm_variant *v, struct opening **out, char *why,
                   size_t size);
 
-/* Writes count balanced openings of v to f: each a random walk of plies
- * moves from the start (reproducible from seed), kept when a short search
- * finds it within a quarter of a man for both sides and no other kept one
- * reaches the same position.  Returns how many were written. */
-int openings_generate(FILE *f, const dm_variant *v, int count, int plies, uint64_t seed);
+/* How `damier openings` makes a set. */
+struct openings_options {
+    const dm_variant *variant;
+    int count;      /* openings wanted                                       */
+    int plies;      /* each a random walk of this many plies from the start   */
+    uint64_t seed;  /* the walks, and the played-out games' random choices    */
+    int tries;      /* walks made for each opening wanted, at most (0: 50)    */
+    /* Balance by results (0: by the search alone): a walk the search finds
+     * balanced is played out this many times, the engine against itself at
+     * game_nodes a move, and kept when White scores from band_low to
+     * band_high percent of the points. */
+    int results;
+    uint64_t game_nodes;
+    int band_low, band_high;
+    FILE *log;      /* a line for each walk played out (NULL: none)           */
+};
+
+/* What openings_generate did, for its caller to say. */
+struct openings_report {
+    int walks;        /* random walks made (tries * count at most)           */
+    int max_walks;    /* that limit                                          */
+    int balanced;     /* walks that were new and balanced by the search      */
+    int played;       /* of them, played out (with results)                  */
+    int kept;
+    /* The games of the kept openings, from White's side. */
+    int white_wins, draws, black_wins;
+};
+
+/* Writes up to o->count balanced openings of o->variant to f, one a line:
+ * each a random walk of o->plies moves from the start (reproducible from
+ * o->seed), kept when a short search finds it within a quarter of a man for
+ * both sides, (with o->results) when White's score in the games played out
+ * from it lies in the band, and when no other kept one reaches the same
+ * position.  Stops after o->tries walks for each opening wanted, so that it
+ * ends however few pass.  Returns how many were written, r saying more. */
+int openings_generate(FILE *f, const struct openings_options *o, struct openings_report *r);
 
 #endif

@@ -58,10 +58,14 @@ run bench --help
 has_words "bench --help" "bench perft" "bench search" --variant --depth --depth-delta --hash
 run variants --help
 has_words "variants --help" --markdown
+run openings --help
+has_words "openings --help" --variant --count --plies --seed --tries --results --game-nodes \
+    --band "25-75" "White scores" stderr
 
 # Each option a help names is one the command takes: never "unknown
 # option" (a value that is wrong on purpose keeps anything from running).
-for spec in "moves" "perft" "pdn check" "pdn convert" "bench perft" "bench search" "variants"; do
+for spec in "moves" "perft" "pdn check" "pdn convert" "bench perft" "bench search" "variants" \
+    "openings"; do
     set -- $spec
     case $1 in pdn) helpcmd=pdn ;; *) helpcmd=$1 ;; esac
     run $helpcmd --help

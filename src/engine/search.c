@@ -87,9 +87,11 @@
 /* A fall of the best score between iterations that earns more time. */
 #define SEARCH_SCORE_DROP 30
 /* Reverse futility: up to this depth, a static score this much per ply
- * above beta cuts the node off. */
+ * above beta cuts the node off; razoring: one this much per ply below
+ * alpha fails low at once. */
 #define FUTILITY_DEPTH  2
 #define FUTILITY_MARGIN 100
+#define RAZOR_MARGIN    150
 /* ProbCut: from this depth, a search this much shallower that beats beta
  * by the margin cuts the node off. */
 #define PROBCUT_DEPTH     6
@@ -1016,13 +1018,17 @@ static int search(struct dm_engine *e, const dm_position *pos, int ply, int dept
         return cut ? cut : e->draw_score[pos->side];
     if (tt_cutoff(e, sp->key, ply, depth, alpha, beta, pv_node, &tt_move, &tt_from, &tt_to, &cut))
         return cut;
-    /* Reverse futility: a ply or two from the horizon, a position with
-     * no capture to make whose static score beats beta by a margin a ply
-     * is not likely to give back is cut at once. */
+    /* Reverse futility and razoring: a ply or two from the horizon, a
+     * position with no capture to make whose static score beats beta by a
+     * margin a ply is not likely to give back is cut at once, and one
+     * that falls short of alpha by a wider margin (a quiet move seldom
+     * wins a man and a half back) fails low at once. */
     if (!pv_node && depth <= FUTILITY_DEPTH && ply > 0 &&
         abs(beta) < DM_SCORE_DECIDED && e->has_quiet && kernel_leaf(v, pos) == 1) {
         int s = eval_position(&e->eval, pos);
         if (s - FUTILITY_MARGIN * depth >= beta)
+            return s;
+        if (s + RAZOR_MARGIN * depth <= alpha)
             return s;
     }
     /* ProbCut: where a shallower search beats beta by a margin, the full

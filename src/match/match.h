@@ -73,6 +73,10 @@ struct opening {
 int openings_read(const char *path, const dm_variant *v, struct opening **out, char *why,
                   size_t size);
 
+/* Plays the opening's moves (blank-separated text) in m for both sides,
+ * as far as they are legal: the openings were checked when read. */
+void openings_play(dm_match *m, const char *moves);
+
 /* How `damier openings` makes a set. */
 struct openings_options {
     const dm_variant *variant;

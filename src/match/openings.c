@@ -56,6 +56,22 @@ static int play_opening(const dm_variant *v, const char *text, dm_position *pos,
     return 0;
 }
 
+void openings_play(dm_match *m, const char *moves)
+{
+    char move[64];
+    dm_error err;
+    for (const char *p = moves; *p;) {
+        while (*p == ' ')
+            p++;
+        size_t len = strcspn(p, " ");
+        if (!len)
+            break;
+        snprintf(move, sizeof move, "%.*s", (int)len, p);
+        p += len;
+        dm_match_play_text(m, dm_match_turn(m), move, &err);
+    }
+}
+
 int openings_read(const char *path, const dm_variant *v, struct opening **out, char *why,
                   size_t size)
 {
@@ -149,17 +165,7 @@ static enum dm_result play_out(dm_engine *e, const struct openings_options *o, c
     dm_match *m = dm_match_new(&mo, &err);
     if (!m)
         return DM_RESULT_DRAW;
-    char move[64];
-    for (const char *p = text; *p;) {
-        while (*p == ' ')
-            p++;
-        size_t len = strcspn(p, " ");
-        if (!len)
-            break;
-        snprintf(move, sizeof move, "%.*s", (int)len, p);
-        p += len;
-        dm_match_play_text(m, dm_match_turn(m), move, &err);
-    }
+    openings_play(m, text);
     int start = dm_match_ply(m);
     dm_engine_new_game(e);
     while (!dm_match_over(m) && dm_match_ply(m) - start < RESULT_MAX_PLIES) {

@@ -101,19 +101,7 @@ static int play_game(struct shared *sh, struct player players[2], int i, char **
         snprintf(note, size, "%s", err.msg);
         return 0;
     }
-    /* The opening, moved for both sides. */
-    const char *p = sh->openings[(i / 2) % sh->nopenings].moves;
-    char move[64];
-    while (*p) {
-        while (*p == ' ')
-            p++;
-        size_t len = strcspn(p, " ");
-        if (!len)
-            break;
-        snprintf(move, sizeof move, "%.*s", (int)len, p);
-        p += len;
-        dm_match_play_text(m, dm_match_turn(m), move, &err);
-    }
+    openings_play(m, sh->openings[(i / 2) % sh->nopenings].moves);
     for (int k = 0; k < 2; k++) {
         enum dm_color c = k == 0 ? first : (enum dm_color)!first;
         struct player_limits lim = limits_of(o, m);

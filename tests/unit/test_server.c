@@ -669,9 +669,11 @@ static void test_restart(void **state_)
     sc_create(s.port, "{\"side\":\"white\",\"opponent\":{\"type\":\"friend\"},\"clock\":\"3+2\"}", hid,
            htok, NULL);
     assert_int_equal(sc_move(s.port, hid, htok, "32-28"), 200);
-    /* A computer game at a level that thinks for 700 ms: killed before it
-     * answers, so its move is still to be made. */
-    sc_create(s.port, "{\"side\":\"white\",\"opponent\":{\"type\":\"computer\",\"level\":7}}", cid, ctok,
+    /* A computer game at a level that thinks for a second (level 9's
+     * fixed time; a level bounded by nodes answered within the test's
+     * next request on a fast machine): killed before it answers, so its
+     * move is still to be made. */
+    sc_create(s.port, "{\"side\":\"white\",\"opponent\":{\"type\":\"computer\",\"level\":9}}", cid, ctok,
            NULL);
     assert_int_equal(sc_move(s.port, cid, ctok, "34-29"), 200);
     assert_int_equal(sc_ply(s.port, cid), 1);

@@ -657,6 +657,11 @@ static void order_moves(struct dm_engine *e, const dm_position *pos, int ply, in
     const dm_move *moves = sp->moves;
     int *order_key = sp->order_key;
     uint16_t *order = sp->order;
+    if (sp->count == 1) { /* a forced move (a capture, mostly): no keys */
+        order_key[0] = 0;
+        order[0] = 0;
+        return;
+    }
     const int(*hist)[DM_MAX_CELLS] = e->history[pos->side];
     for (int i = 0; i < sp->count; i++) {
         const dm_move *m = &moves[i];
@@ -785,23 +790,19 @@ static void set_slices(struct dm_engine *e, struct search_ply *sp, int base, int
 }
 
 /* Makes m from pos into next, and keys the child ply; known, if not NULL,
- * is tt_key_move's key of m, found already (and its entry prefetched). */
+ * is tt_key_move's key of m, found already (and its entry prefetched).  A
+ * child at the horizon (quiesce, and its captures after it) never probes
+ * the table, and there a key serves only the repetition test of a move
+ * that a later position can undo: any other goes unkeyed, and nothing
+ * below it reads its key (their moves are captures, which repeat
+ * nothing). */
 static inline void play_known(struct dm_engine *e, const dm_position *pos, int ply,
-                              const dm_move *m, dm_position *next, const uint64_t *known)
+                              const dm_move *m, dm_position *next, const uint64_t *known,
+                              bool horizon)
 {
     *next = *pos;
     dm_make_move(e->v, next, m);
     struct search_ply *child = &e->stack[ply + 1];
-    uint64_t key = known ? *known : tt_key_move(&e->keys, e->stack[ply].key, pos, m);
-    if (e->v->frisian_king_limit)
-        key ^= tt_key_counters_change(&e->keys, pos, next);
-    child->key = key;
-#ifdef SEARCH_CHECK_KEYS
-    if (child->key != tt_key(&e->keys, next))
-        abort();
-#endif
-    if (!known || key != *known)
-        tt_prefetch(e->table, key);
     bool quiet = m->njumps == 0 && !(m->flags & (DM_MOVE_REMOVAL | DM_MOVE_PROMOTES));
     bool reversible = quiet && bit_at128(pos->kings, m->from);
     child->reversible = reversible ? e->stack[ply].reversible + 1 : 0;
@@ -810,12 +811,27 @@ static inline void play_known(struct dm_engine *e, const dm_position *pos, int p
     child->repeatable = repeatable ? e->stack[ply].repeatable + 1 : 0;
     bool same = m->njumps == 0 && !(m->flags & (DM_MOVE_CAPTURE | DM_MOVE_REMOVAL | DM_MOVE_PROMOTES));
     child->same_material = same ? e->stack[ply].same_material + 1 : 0;
+    if (horizon && !repeatable) {
+        child->key = 0;
+        return;
+    }
+    uint64_t key = known ? *known : tt_key_move(&e->keys, e->stack[ply].key, pos, m);
+    if (e->v->frisian_king_limit)
+        key ^= tt_key_counters_change(&e->keys, pos, next);
+    child->key = key;
+#ifdef SEARCH_CHECK_KEYS
+    if (child->key != tt_key(&e->keys, next))
+        abort();
+#endif
+    if (!horizon && (!known || key != *known))
+        tt_prefetch(e->table, key);
 }
 
+/* Makes m (play_known), the child to be searched child_depth deep. */
 static void play(struct dm_engine *e, const dm_position *pos, int ply, const dm_move *m,
-                 dm_position *next)
+                 dm_position *next, int child_depth)
 {
-    play_known(e, pos, ply, m, next, NULL);
+    play_known(e, pos, ply, m, next, NULL, child_depth <= 0);
 }
 
 /* Probes the table for the node keyed key: its move (for ordering) into
@@ -895,7 +911,10 @@ static inline bool node_settled(struct dm_engine *e, const dm_position *pos, int
         *score = e->draw_score[pos->side];
         return true;
     }
-    enum dm_outcome decided = rules_goal_reached(e->v, pos);
+    /* Only Breakthrough's first king ends a game before its moves run out
+     * (a test here, not a call at every node). */
+    enum dm_outcome decided =
+        e->v->goal == GOAL_FIRST_KING ? rules_goal_reached(e->v, pos) : DM_ONGOING;
     if (decided != DM_ONGOING) {
         *score = decided == DM_SIDE_TO_MOVE_WINS ? DM_SCORE_WIN - ply : -(DM_SCORE_WIN - ply);
         return true;
@@ -956,7 +975,7 @@ static int quiesce(struct dm_engine *e, const dm_position *pos, int ply, int alp
     for (int k = 0; k < count; k++) {
         const dm_move *m = &moves[next_move(sp, k)];
         dm_position next;
-        play(e, pos, ply, m, &next);
+        play(e, pos, ply, m, &next, 0);
         int s;
         if (k == 0) {
             s = -quiesce(e, &next, ply + 1, -beta, -alpha);
@@ -1060,7 +1079,7 @@ static int search(struct dm_engine *e, const dm_position *pos, int ply, int dept
          * matters only in lines near the stack's end). */
         sp[1].base = base + 1;
         dm_position next;
-        play(e, pos, ply, &hash_move, &next);
+        play(e, pos, ply, &hash_move, &next, hash_depth);
         int s = -descend(e, &next, ply + 1, hash_depth, -beta, -alpha);
         if (e->stop)
             return 0;
@@ -1115,15 +1134,18 @@ static int search(struct dm_engine *e, const dm_position *pos, int ply, int dept
      * takes; Frisian's is a guess: a wrong one costs a load). */
     int next_i = -1;
     uint64_t next_key = 0;
+    bool horizon = new_depth <= 0; /* every child is searched by quiesce */
     for (int k = first; k < count; k++) {
         int i = next_i >= 0 ? next_i : next_move(sp, k);
         const dm_move *m = &moves[i];
         dm_position next;
-        play_known(e, pos, ply, m, &next, next_i >= 0 ? &next_key : NULL);
+        play_known(e, pos, ply, m, &next, next_i >= 0 && !horizon ? &next_key : NULL, horizon);
         if (k + 1 < count) {
             next_i = next_move(sp, k + 1);
-            next_key = tt_key_move(&e->keys, sp->key, pos, &moves[next_i]);
-            tt_prefetch(e->table, next_key);
+            if (!horizon) {
+                next_key = tt_key_move(&e->keys, sp->key, pos, &moves[next_i]);
+                tt_prefetch(e->table, next_key);
+            }
         }
         int s;
         if (k == 0) {
@@ -1227,7 +1249,7 @@ static struct root_result search_root(struct dm_engine *e, const dm_position *po
         int i = order[k];
         const dm_move *m = &e->moves[i];
         dm_position next;
-        play(e, pos, 0, m, &next);
+        play(e, pos, 0, m, &next, new_depth);
         int s;
         if (k == first || full_window) {
             s = -search(e, &next, 1, new_depth, -beta, -alpha);

@@ -2091,11 +2091,63 @@ static int kb_route_order(const dm_move *a, const dm_move *b, bool mirrored)
  * positions the blocked pieces are many), and each move is written
  * straight into the list (quiet moves have no precedence and no
  * duplicates; the list holds no capture when they are generated). */
+/* Cells to squares and back by table, [mirrored][...]: the quiet moves'
+ * lists convert every from and to. */
+static uint8_t kb_sq_at[2][K_CELLS], kb_cell_at[2][2 * K_CELLS];
+
+static __attribute__((constructor)) void kb_init_cell_tables(void)
+{
+    for (int mirrored = 0; mirrored < 2; mirrored++)
+        for (int cell = 0; cell < K_CELLS; cell++) {
+            int sq = kb_sq_of_cell(cell, mirrored);
+            kb_sq_at[mirrored][cell] = (uint8_t)sq;
+            kb_cell_at[mirrored][sq] = (uint8_t)cell;
+        }
+}
+
+/* The quiet moves of every piece of movers, the cells in ascending order
+ * and each piece's directions in the order NE, NW, SE, SW of the board
+ * (the kernel's own, mirrored on M8); mirrored a constant, so that every
+ * step is a shift. */
+K_INLINE void kb_quiet_moves(const struct kb_ctx *x, K_BB movers, K_BB kings, K_BB empty,
+                             int color, struct move_sink *sink, const bool mirrored)
+{
+    static const int mirror[4] = {DIR_NW, DIR_NE, DIR_SW, DIR_SE};
+    const uint8_t *sq_at = kb_sq_at[mirrored], *cell_at = kb_cell_at[mirrored];
+    K_BB promo = x->promo_bb[color];
+    dm_move_list *list = sink->list;
+    for (dm_bits b = kb_cells_of(movers, mirrored); b; b &= b - 1) {
+        int cell = ctz128(b);
+        K_BB from = K_ONE << sq_at[cell];
+        bool king = (kings & from) != 0;
+        K_UNROLL for (int d = 0; d < 4; d++) {
+            bool north = d == DIR_NE || d == DIR_NW;
+            bool forward = K_MEN_NORTH(color) ? north : !north;
+            if (!king && !forward)
+                continue;
+            const int kd = mirrored ? mirror[d] : d;
+            for (K_BB to = kb_step(from, kd) & empty; to; to = kb_step(to, kd) & empty) {
+                if (list->count == DM_MAX_MOVES) {
+                    sink->overflow = true;
+                    return;
+                }
+                dm_move *m = &list->moves[list->count++];
+                memset(m, 0, sizeof *m);
+                m->from = (uint8_t)cell;
+                m->to = cell_at[K_CTZ(to)];
+                m->flags = !king && (to & promo) ? DM_MOVE_PROMOTES : 0;
+                if (!king || !K_FLYING)
+                    break;
+            }
+        }
+    }
+}
+
 static void kb_full_quiet(const struct kb_ctx *x, const struct kb_pos *p, int color,
                           struct move_sink *sink)
 {
-    static const int mirror[4] = {DIR_NW, DIR_NE, DIR_SW, DIR_SE};
     static const int back[4] = {DIR_SW, DIR_SE, DIR_NW, DIR_NE}; /* each diagonal's opposite */
+    static const int mirror[4] = {DIR_NW, DIR_NE, DIR_SW, DIR_SE};
     K_BB empty = K_ALL & ~(p->side_bb[0] | p->side_bb[1]);
     K_BB kings = kb_free_kings(x, p, color); /* a parachutist only ever captures */
     K_BB men = p->side_bb[color] & ~p->kings_bb & ~kb_paras(p, color);
@@ -2106,32 +2158,10 @@ static void kb_full_quiet(const struct kb_ctx *x, const struct kb_pos *p, int co
         int kd = x->mirrored ? mirror[d] : d;
         movers |= (forward ? men | kings : kings) & kb_step(empty, back[kd]);
     }
-    dm_move_list *list = sink->list;
-    for (dm_bits b = kb_cells_of(movers, x->mirrored); b; b &= b - 1) {
-        int cell = ctz128(b);
-        K_BB from = K_ONE << kb_sq_of_cell(cell, x->mirrored);
-        bool king = (kings & from) != 0;
-        for (int d = 0; d < 4; d++) {
-            bool north = d == DIR_NE || d == DIR_NW;
-            bool forward = K_MEN_NORTH(color) ? north : !north;
-            if (!king && !forward)
-                continue;
-            int kd = x->mirrored ? mirror[d] : d;
-            for (K_BB to = kb_step(from, kd) & empty; to; to = kb_step(to, kd) & empty) {
-                if (list->count == DM_MAX_MOVES) {
-                    sink->overflow = true;
-                    return;
-                }
-                dm_move *m = &list->moves[list->count++];
-                memset(m, 0, sizeof *m);
-                m->from = (uint8_t)cell;
-                m->to = (uint8_t)kb_cell_of_sq(K_CTZ(to), x->mirrored);
-                m->flags = !king && (to & x->promo_bb[color]) ? DM_MOVE_PROMOTES : 0;
-                if (!king || !K_FLYING)
-                    break;
-            }
-        }
-    }
+    if (K_HALF == 4 && x->mirrored)
+        kb_quiet_moves(x, movers, kings, empty, color, sink, true);
+    else
+        kb_quiet_moves(x, movers, kings, empty, color, sink, false);
 }
 
 int K_NAME(generate)(const struct kernel_rules *r, const dm_position *pos, dm_move_list *list,

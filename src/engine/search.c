@@ -97,6 +97,9 @@
 #define PROBCUT_DEPTH     6
 #define PROBCUT_REDUCTION 4
 #define PROBCUT_MARGIN    80
+/* Internal iterative reduction: from this depth, a node the table knows
+ * no move for is searched a ply shallower. */
+#define IIR_DEPTH 4
 /* Weaker play: a best move that wins this much over the evaluation (a man)
  * is a shot, never passed over for a move that wins less than half of it. */
 #define SHOT_GAIN 100
@@ -1125,6 +1128,8 @@ static int search(struct dm_engine *e, const dm_position *pos, int ply, int dept
     int new_depth = depth - 1;
     if (count == 1 && ply < 2 * e->root_depth + 16)
         new_depth = depth; /* a forced move is not a choice */
+    else if (depth >= IIR_DEPTH && tt_index == TT_NO_MOVE && !first)
+        new_depth--; /* a node no search has been through: its moves unordered */
 
     order_moves(e, pos, ply, tt_index, tt_from);
     if (first)

@@ -2085,12 +2085,6 @@ static int kb_route_order(const dm_move *a, const dm_move *b, bool mirrored)
     return (a->njumps > b->njumps) - (a->njumps < b->njumps);
 }
 
-/* Appends color's quiet moves to the sink in refgen.c's order: piece by
- * piece, directions in enum order, nearest square first.  Only the pieces
- * with a step to make are visited (a few shifts find them: in most
- * positions the blocked pieces are many), and each move is written
- * straight into the list (quiet moves have no precedence and no
- * duplicates; the list holds no capture when they are generated). */
 /* Cells to squares and back by table, [mirrored][...]: the quiet moves'
  * lists convert every from and to. */
 static uint8_t kb_sq_at[2][K_CELLS], kb_cell_at[2][2 * K_CELLS];
@@ -2105,6 +2099,10 @@ static __attribute__((constructor)) void kb_init_cell_tables(void)
         }
 }
 
+/* Each diagonal of the board as the kernel's direction on M8 (mirrored
+ * left to right). */
+static const int kb_mirror_dir[4] = {DIR_NW, DIR_NE, DIR_SW, DIR_SE};
+
 /* The quiet moves of every piece of movers, the cells in ascending order
  * and each piece's directions in the order NE, NW, SE, SW of the board
  * (the kernel's own, mirrored on M8); mirrored a constant, so that every
@@ -2112,7 +2110,6 @@ static __attribute__((constructor)) void kb_init_cell_tables(void)
 K_INLINE void kb_quiet_moves(const struct kb_ctx *x, K_BB movers, K_BB kings, K_BB empty,
                              int color, struct move_sink *sink, const bool mirrored)
 {
-    static const int mirror[4] = {DIR_NW, DIR_NE, DIR_SW, DIR_SE};
     const uint8_t *sq_at = kb_sq_at[mirrored], *cell_at = kb_cell_at[mirrored];
     K_BB promo = x->promo_bb[color];
     dm_move_list *list = sink->list;
@@ -2125,7 +2122,7 @@ K_INLINE void kb_quiet_moves(const struct kb_ctx *x, K_BB movers, K_BB kings, K_
             bool forward = K_MEN_NORTH(color) ? north : !north;
             if (!king && !forward)
                 continue;
-            const int kd = mirrored ? mirror[d] : d;
+            const int kd = mirrored ? kb_mirror_dir[d] : d;
             for (K_BB to = kb_step(from, kd) & empty; to; to = kb_step(to, kd) & empty) {
                 if (list->count == DM_MAX_MOVES) {
                     sink->overflow = true;
@@ -2143,11 +2140,16 @@ K_INLINE void kb_quiet_moves(const struct kb_ctx *x, K_BB movers, K_BB kings, K_
     }
 }
 
+/* Appends color's quiet moves to the sink in refgen.c's order: piece by
+ * piece, directions in enum order, nearest square first.  Only the pieces
+ * with a step to make are visited (a few shifts find them: in most
+ * positions the blocked pieces are many), and each move is written
+ * straight into the list (quiet moves have no precedence and no
+ * duplicates; the list holds no capture when they are generated). */
 static void kb_full_quiet(const struct kb_ctx *x, const struct kb_pos *p, int color,
                           struct move_sink *sink)
 {
     static const int back[4] = {DIR_SW, DIR_SE, DIR_NW, DIR_NE}; /* each diagonal's opposite */
-    static const int mirror[4] = {DIR_NW, DIR_NE, DIR_SW, DIR_SE};
     K_BB empty = K_ALL & ~(p->side_bb[0] | p->side_bb[1]);
     K_BB kings = kb_free_kings(x, p, color); /* a parachutist only ever captures */
     K_BB men = p->side_bb[color] & ~p->kings_bb & ~kb_paras(p, color);
@@ -2155,7 +2157,7 @@ static void kb_full_quiet(const struct kb_ctx *x, const struct kb_pos *p, int co
     for (int d = 0; d < 4; d++) {
         bool north = d == DIR_NE || d == DIR_NW;
         bool forward = K_MEN_NORTH(color) ? north : !north;
-        int kd = x->mirrored ? mirror[d] : d;
+        int kd = x->mirrored ? kb_mirror_dir[d] : d;
         movers |= (forward ? men | kings : kings) & kb_step(empty, back[kd]);
     }
     if (K_HALF == 4 && x->mirrored)

@@ -595,7 +595,7 @@ int egdb_build_sigs(const struct dm_variant *v, const char *root, const struct e
         }
         *slot(&b, &sigs[k]) = t;
         double t0 = now_s();
-        if (!build_table(&b, t) || egdb_write(path, &t->ix, t->values, err) != 0)
+        if (!build_table(&b, t) || egdb_write(path, &t->ix, t->values, EGDB_BLOCK, err) != 0)
             goto out;
         struct stat st;
         long long bytes = stat(path, &st) == 0 ? (long long)st.st_size : -1;

@@ -107,7 +107,12 @@ static inline dm_egdb_value egdb_value_of(uint8_t b)
 
 #define EGDB_MAGIC      "DMEGDB\r\n"
 #define EGDB_VERSION    1
-#define EGDB_BLOCK      16384 /* values per compressed block */
+/* Values per compressed block: what a build writes, and the most a reader
+ * takes (tables built before 7 December 2026 have blocks of 16384).  A
+ * probe that misses the cache inflates a whole block, so that small blocks
+ * cost less per probe than they lose in compression. */
+#define EGDB_BLOCK      4096
+#define EGDB_BLOCK_MAX  16384
 #define EGDB_EXT        ".egdb"
 
 /* The header, as read (little-endian on disk, 128 bytes). */
@@ -116,7 +121,8 @@ struct egdb_header {
     struct egdb_sig sig;
     uint64_t positions;
     uint64_t wins, draws, losses, not_stored;
-    uint32_t block_size;
+    uint32_t block_size; /* a power of two, at most EGDB_BLOCK_MAX */
+    uint32_t block_shift; /* its log2 */
     uint32_t blocks;
     uint32_t data_crc; /* of everything after the header */
 };
@@ -125,10 +131,12 @@ struct egdb_header {
 int egdb_table_path(const char *root, const struct dm_variant *v, const struct egdb_sig *s,
                     char *buf, size_t size);
 
-/* Writes values (ix->size bytes) as the table file path (through a
- * temporary file renamed at the end).  0, or -1 with err set. */
+/* Writes values (ix->size bytes) as the table file path in blocks of
+ * block_size values (EGDB_BLOCK; a power of two from 256 to
+ * EGDB_BLOCK_MAX), through a temporary file renamed at the end.  0, or -1
+ * with err set. */
 int egdb_write(const char *path, const struct egdb_index *ix, const uint8_t *values,
-               dm_error *err);
+               uint32_t block_size, dm_error *err);
 
 /* A table file mapped into memory, its header checked against v and sig
  * and its checksum against its bytes. */
@@ -144,9 +152,15 @@ struct egdb_file {
 int egdb_open_file(struct egdb_file *f, const char *path, const struct dm_variant *v,
                    const struct egdb_sig *sig, dm_error *err);
 void egdb_close_file(struct egdb_file *f);
-/* Inflates block b into out (EGDB_BLOCK bytes room); its length, or -1
- * (err set) if the block is corrupt. */
-long egdb_read_block(const struct egdb_file *f, uint32_t b, uint8_t *out, dm_error *err);
+/* A decompressor kept from block to block (a probe's miss then allocates
+ * nothing); NULL if out of memory. */
+struct egdb_inflater;
+struct egdb_inflater *egdb_inflater_new(void);
+void egdb_inflater_free(struct egdb_inflater *z);
+/* Inflates block b into out (EGDB_BLOCK_MAX bytes room) with z; its
+ * length, or -1 (err set) if the block is corrupt. */
+long egdb_read_block(const struct egdb_file *f, uint32_t b, struct egdb_inflater *z, uint8_t *out,
+                     dm_error *err);
 /* The whole table into a new array of h.positions bytes; NULL, err set. */
 uint8_t *egdb_read_all(const struct egdb_file *f, dm_error *err);
 

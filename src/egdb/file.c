@@ -83,15 +83,20 @@ static bool write_all(FILE *f, const void *p, size_t n)
 }
 
 int egdb_write(const char *path, const struct egdb_index *ix, const uint8_t *values,
-               dm_error *err)
+               uint32_t block_size, dm_error *err)
 {
+    if (block_size < 256 || block_size > EGDB_BLOCK_MAX || (block_size & (block_size - 1))) {
+        snprintf(err->msg, sizeof err->msg, "%s: a block of %u values (a power of two from 256 to %d)",
+                 path, block_size, EGDB_BLOCK_MAX);
+        return -1;
+    }
     struct egdb_header h;
     memset(&h, 0, sizeof h);
     snprintf(h.variant, sizeof h.variant, "%s", ix->v->id);
     h.sig = ix->sig;
     h.positions = ix->size;
-    h.block_size = EGDB_BLOCK;
-    h.blocks = (uint32_t)((ix->size + EGDB_BLOCK - 1) / EGDB_BLOCK);
+    h.block_size = block_size;
+    h.blocks = (uint32_t)((ix->size + block_size - 1) / block_size);
     for (uint64_t i = 0; i < ix->size; i++) {
         dm_egdb_value val = egdb_value_of(values[i]);
         if (values[i] == EGDB_NOT_STORED)
@@ -104,7 +109,7 @@ int egdb_write(const char *path, const struct egdb_index *ix, const uint8_t *val
             h.draws++;
     }
 
-    uLong bound = compressBound(EGDB_BLOCK);
+    uLong bound = compressBound(block_size);
     size_t noff = (size_t)h.blocks + 1;
     uint8_t *offsets = malloc(noff * 8);
     uint8_t *blocks = NULL;
@@ -126,8 +131,8 @@ int egdb_write(const char *path, const struct egdb_index *ix, const uint8_t *val
             blocks = nb;
             cap = ncap;
         }
-        uint64_t start = (uint64_t)b * EGDB_BLOCK;
-        uLong len = (uLong)(ix->size - start < EGDB_BLOCK ? ix->size - start : EGDB_BLOCK);
+        uint64_t start = (uint64_t)b * block_size;
+        uLong len = (uLong)(ix->size - start < block_size ? ix->size - start : block_size);
         uLongf out = (uLongf)(cap - used);
         put64(offsets + 8 * (size_t)b, used);
         if (compress2(blocks + used, &out, values + start, len, 6) != Z_OK) {
@@ -215,8 +220,11 @@ static int check_file(struct egdb_file *f, const char *path, const struct dm_var
     struct egdb_index ix;
     if (!egdb_index_init(&ix, v, *sig) || ix.size != f->h.positions)
         return refuse(err, path, "its position count does not match its material");
-    if (f->h.block_size != EGDB_BLOCK ||
-        f->h.blocks != (f->h.positions + EGDB_BLOCK - 1) / EGDB_BLOCK)
+    uint32_t bs = f->h.block_size;
+    if (bs < 256 || bs > EGDB_BLOCK_MAX || (bs & (bs - 1)))
+        return refuse(err, path, "its block size is not a power of two from 256 to 16384");
+    f->h.block_shift = (uint32_t)__builtin_ctz(bs);
+    if (f->h.blocks != (f->h.positions + bs - 1) / bs)
         return refuse(err, path, "its block count does not match its position count");
     size_t noff = (size_t)f->h.blocks + 1;
     if (f->map_size - HEADER_BYTES < noff * 8)
@@ -282,38 +290,79 @@ void egdb_close_file(struct egdb_file *f)
     memset(f, 0, sizeof *f);
 }
 
-long egdb_read_block(const struct egdb_file *f, uint32_t b, uint8_t *out, dm_error *err)
+/* The blocks are zlib streams (RFC 1950); the inflater reads their deflate
+ * data raw, past the two bytes of the zlib header, and leaves out the
+ * Adler-32 at their end: the file's CRC-32, checked when it was opened,
+ * covers every byte, and a quarter of an inflation went into the sum. */
+struct egdb_inflater {
+    z_stream z;
+};
+
+struct egdb_inflater *egdb_inflater_new(void)
 {
-    uint64_t start = (uint64_t)b * EGDB_BLOCK;
-    uLongf want = (uLongf)(f->h.positions - start < EGDB_BLOCK ? f->h.positions - start
-                                                               : EGDB_BLOCK);
+    struct egdb_inflater *z = calloc(1, sizeof *z);
+    if (z && inflateInit2(&z->z, -MAX_WBITS) != Z_OK) {
+        free(z);
+        return NULL;
+    }
+    return z;
+}
+
+void egdb_inflater_free(struct egdb_inflater *z)
+{
+    if (!z)
+        return;
+    inflateEnd(&z->z);
+    free(z);
+}
+
+long egdb_read_block(const struct egdb_file *f, uint32_t b, struct egdb_inflater *z, uint8_t *out,
+                     dm_error *err)
+{
+    uint64_t bs = f->h.block_size, start = (uint64_t)b * bs;
+    uint64_t want = f->h.positions - start < bs ? f->h.positions - start : bs;
     uint64_t from = get64(f->offsets + 8 * (size_t)b), to = get64(f->offsets + 8 * (size_t)b + 8);
-    uLongf got = want;
-    if (uncompress(out, &got, f->data + from, (uLong)(to - from)) != Z_OK || got != want) {
+    /* A zlib header: deflate, no preset dictionary (RFC 1950, 2.2). */
+    const uint8_t *in = f->data + from;
+    bool ok = to - from > 6 && (in[0] & 0x0F) == 8 && !(in[1] & 0x20) &&
+              inflateReset(&z->z) == Z_OK;
+    if (ok) {
+        z->z.next_in = (Bytef *)(uintptr_t)(in + 2);
+        z->z.avail_in = (uInt)(to - from - 2);
+        z->z.next_out = out;
+        z->z.avail_out = (uInt)want;
+        ok = inflate(&z->z, Z_FINISH) == Z_STREAM_END && z->z.total_out == want;
+    }
+    if (!ok) {
         snprintf(err->msg, sizeof err->msg, "block %u of the %s table does not inflate", b,
                  f->h.variant);
         return -1;
     }
-    return (long)got;
+    return (long)want;
 }
 
 uint8_t *egdb_read_all(const struct egdb_file *f, dm_error *err)
 {
     uint8_t *all = malloc(f->h.positions ? f->h.positions : 1);
-    if (!all) {
+    uint8_t *block = malloc(EGDB_BLOCK_MAX);
+    struct egdb_inflater *z = egdb_inflater_new();
+    if (!all || !block || !z) {
         snprintf(err->msg, sizeof err->msg, "out of memory for a table of %llu positions",
                  (unsigned long long)f->h.positions);
-        return NULL;
+        goto fail;
     }
     for (uint32_t b = 0; b < f->h.blocks; b++) {
-        uint8_t block[EGDB_BLOCK];
-        if (egdb_read_block(f, b, block, err) < 0) {
-            free(all);
-            return NULL;
-        }
-        uint64_t start = (uint64_t)b * EGDB_BLOCK;
-        size_t len = f->h.positions - start < EGDB_BLOCK ? f->h.positions - start : EGDB_BLOCK;
-        memcpy(all + start, block, len);
+        long len = egdb_read_block(f, b, z, block, err);
+        if (len < 0)
+            goto fail;
+        memcpy(all + (uint64_t)b * f->h.block_size, block, (size_t)len);
     }
+    free(block);
+    egdb_inflater_free(z);
     return all;
+fail:
+    free(all);
+    free(block);
+    egdb_inflater_free(z);
+    return NULL;
 }

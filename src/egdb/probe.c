@@ -12,7 +12,12 @@
 #include "egdb/egdb.h"
 #include "rules/variant.h"
 
-#define CACHE_SLOTS 256 /* blocks kept inflated: 4 MB */
+/* Blocks kept inflated: 16 MB of address space, of which a table of
+ * 4096-value blocks fills a quarter (a slot's pages are touched only as
+ * far as its block goes).  A search that enters the tables touches
+ * hundreds of blocks again and again: 256 slots of 16384 values made it
+ * spend most of its time inflating them. */
+#define CACHE_SLOTS 1024
 #define SIG_DIM (DM_EGDB_MAX_PIECES + 1)
 
 enum table_state { TABLE_UNTRIED, TABLE_MISSING, TABLE_OPEN, TABLE_REFUSED };
@@ -26,7 +31,7 @@ struct probe_table {
 struct cache_slot {
     const struct probe_table *table; /* NULL: empty */
     uint32_t block;
-    uint8_t values[EGDB_BLOCK];
+    uint8_t values[EGDB_BLOCK_MAX];
 };
 
 struct dm_egdb {
@@ -36,6 +41,7 @@ struct dm_egdb {
     pthread_mutex_t lock;
     struct probe_table tables[SIG_DIM][SIG_DIM][SIG_DIM][SIG_DIM];
     struct cache_slot *cache; /* CACHE_SLOTS */
+    struct egdb_inflater *inflater;
     char error[200];
 };
 
@@ -73,9 +79,15 @@ dm_egdb *dm_egdb_open(const dm_variant *v, const char *root, dm_error *err)
     if (!dm_egdb_supported(v, err))
         return NULL;
     dm_egdb *db = calloc(1, sizeof *db);
-    if (db)
+    if (db) {
         db->cache = calloc(CACHE_SLOTS, sizeof *db->cache);
-    if (!db || !db->cache) {
+        db->inflater = egdb_inflater_new();
+    }
+    if (!db || !db->cache || !db->inflater) {
+        if (db) {
+            free(db->cache);
+            egdb_inflater_free(db->inflater);
+        }
         free(db);
         snprintf(err->msg, sizeof err->msg, "out of memory for the endgame tables");
         return NULL;
@@ -117,6 +129,7 @@ void dm_egdb_close(dm_egdb *db)
                         egdb_close_file(&db->tables[a][b][c][d].file);
     pthread_mutex_destroy(&db->lock);
     free(db->cache);
+    egdb_inflater_free(db->inflater);
     free(db);
 }
 
@@ -149,13 +162,13 @@ static void open_table(dm_egdb *db, struct probe_table *t, const struct egdb_sig
 /* The stored byte at i of t, through the cache; -1 if its block is bad. */
 static int stored(dm_egdb *db, struct probe_table *t, uint64_t i)
 {
-    uint32_t block = (uint32_t)(i / EGDB_BLOCK);
+    uint32_t block = (uint32_t)(i >> t->file.h.block_shift);
     uint64_t h = ((uint64_t)(uintptr_t)t >> 4) * 0x9E3779B97F4A7C15ull ^ block * 0xBF58476D1CE4E5B9ull;
     struct cache_slot *c = &db->cache[(h >> 32) % CACHE_SLOTS];
     if (c->table != t || c->block != block) {
         dm_error err = {{0}};
         c->table = NULL;
-        if (egdb_read_block(&t->file, block, c->values, &err) < 0) {
+        if (egdb_read_block(&t->file, block, db->inflater, c->values, &err) < 0) {
             snprintf(db->error, sizeof db->error, "%s", err.msg);
             egdb_close_file(&t->file);
             t->state = TABLE_REFUSED;
@@ -164,7 +177,7 @@ static int stored(dm_egdb *db, struct probe_table *t, uint64_t i)
         c->table = t;
         c->block = block;
     }
-    return c->values[i % EGDB_BLOCK];
+    return c->values[i & (t->file.h.block_size - 1)];
 }
 
 int dm_egdb_probe(dm_egdb *db, const dm_position *pos, dm_egdb_value *out)

@@ -7,6 +7,7 @@
 
 #include "base/bits.h"
 #include "engine/tablebase.h"
+#include "rules/kernel.h"
 
 void engine_egdb_set(struct engine_egdb *t, const char *root)
 {
@@ -37,6 +38,9 @@ void engine_egdb_prepare(struct engine_egdb *t, const dm_variant *v)
 bool engine_egdb_score(struct engine_egdb *t, const dm_position *pos, int ply, int *score)
 {
     if (!t->pieces || popcount128(pos->white | pos->black) > t->pieces)
+        return false;
+    /* A capture pending is never stored: no block is read to learn it. */
+    if (kernel_leaf(t->variant, pos) == 2)
         return false;
     dm_egdb_value val;
     if (dm_egdb_probe(t->db, pos, &val) != 1)

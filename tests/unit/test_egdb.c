@@ -333,10 +333,74 @@ static void test_verify(void **state)
     while (values[changed] < 2)
         changed++;
     values[changed] ^= 1; /* a win becomes a loss or the other way */
-    assert_int_equal(egdb_write(path, &ix, values, &err), 0);
+    assert_int_equal(egdb_write(path, &ix, values, EGDB_BLOCK, &err), 0);
     free(values);
     long wrong = dm_egdb_verify(v, other, 3, NULL, NULL, &err);
     assert_true(wrong >= 1);
+}
+
+/* Tables of every block size a reader takes (16384: those built before
+ * 7 December 2026) read back the same values, whole and probe by probe;
+ * a size that is not a power of two is refused. */
+static void test_block_sizes(void **state)
+{
+    (void)state;
+    build("english", 3);
+    const struct dm_variant *v = dm_variant_by_id("english");
+    struct egdb_sig sig = {{1, 0}, {1, 1}}; /* 1m1k-1k: 52080 positions */
+    struct egdb_index ix;
+    assert_true(egdb_index_init(&ix, v, sig));
+    assert_true(ix.size > 3 * EGDB_BLOCK_MAX); /* several blocks at every size */
+    char path[700], dir[400];
+    dm_error err = {{0}};
+    assert_int_equal(egdb_table_path(root, v, &sig, path, sizeof path), 0);
+    struct egdb_file f;
+    assert_int_equal(egdb_open_file(&f, path, v, &sig, &err), 0);
+    assert_int_equal(f.h.block_size, EGDB_BLOCK);
+    uint8_t *values = egdb_read_all(&f, &err);
+    assert_non_null(values);
+    egdb_close_file(&f);
+    dm_egdb *built = dm_egdb_open(v, root, &err);
+    assert_non_null(built);
+
+    static const uint32_t sizes[] = {256, 1024, EGDB_BLOCK_MAX};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        snprintf(dir, sizeof dir, "%s/blocks%u", root, sizes[k]);
+        assert_int_equal(egdb_table_path(dir, v, &sig, path, sizeof path), 0);
+        char cmd[800];
+        snprintf(cmd, sizeof cmd, "mkdir -p '%s/english'", dir);
+        assert_int_equal(system(cmd), 0);
+        assert_int_equal(egdb_write(path, &ix, values, sizes[k], &err), 0);
+        assert_int_equal(egdb_open_file(&f, path, v, &sig, &err), 0);
+        assert_int_equal(f.h.block_size, sizes[k]);
+        uint8_t *again = egdb_read_all(&f, &err);
+        assert_non_null(again);
+        assert_memory_equal(again, values, ix.size);
+        free(again);
+        egdb_close_file(&f);
+        dm_egdb *db = dm_egdb_open(v, dir, &err);
+        assert_non_null(db);
+        int probed = 0;
+        for (uint64_t i = 0; i < ix.size; i += 7) {
+            dm_position p;
+            if (!egdb_position_at(&ix, i, &p))
+                continue;
+            dm_egdb_value a, b;
+            int ra = dm_egdb_probe(db, &p, &a), rb = dm_egdb_probe(built, &p, &b);
+            assert_int_equal(ra, rb);
+            if (ra == 1) {
+                assert_int_equal(a.wdl, b.wdl);
+                assert_int_equal(a.plies, b.plies);
+                probed++;
+            }
+        }
+        assert_true(probed > 1000);
+        dm_egdb_close(db);
+    }
+    dm_egdb_close(built);
+    assert_int_equal(egdb_write(path, &ix, values, 3000, &err), -1);
+    assert_non_null(strstr(err.msg, "a power of two"));
+    free(values);
 }
 
 /* ---- damaged files ------------------------------------------------------ */
@@ -529,6 +593,7 @@ int main(void)
         cmocka_unit_test(test_english_values),
         cmocka_unit_test(test_russian_three_kings),
         cmocka_unit_test(test_verify),
+        cmocka_unit_test(test_block_sizes),
         cmocka_unit_test(test_damaged_files),
         cmocka_unit_test(test_unsupported),
         cmocka_unit_test(test_engine_probes),

@@ -175,6 +175,7 @@ struct eval_weights {
     int trade;           /* percent more of the material lead on an empty
                             board (less with every piece left): the side
                             ahead trades down, the side behind avoids it   */
+    int locked;          /* per man with no step forward (a penalty)       */
 };
 
 /* What the evaluation precomputes for one variant: which weights apply and

@@ -365,7 +365,7 @@ static const struct tuned tuned_weights[] = {
     TUNED(king, 100, 600),      TUNED(advance, -20, 40),     TUNED(endgame_advance, 0, 400),
     TUNED(back_rank, -20, 60),  TUNED(centre, -20, 60),      TUNED(edge, -30, 30),
     TUNED(balance, -10, 40),    TUNED(king_mobility, 0, 30), TUNED(runaway, 0, 400),
-    TUNED(kings_both, 20, 100), TUNED(trade, -50, 200),
+    TUNED(kings_both, 20, 100), TUNED(trade, -50, 200),   TUNED(locked, -20, 40),
 };
 #define NTUNED (sizeof tuned_weights / sizeof tuned_weights[0])
 

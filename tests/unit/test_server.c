@@ -521,9 +521,10 @@ static void test_computer_draw(void **state_)
     start(&s);
     char id[16], token[48];
     sc_reply r;
-    /* Level 8 thinks 2 s a move.  A draw offered while it does, in an
-     * even ending, is answered before it moves: accepted. */
-    sc_create(s.port, "{\"fen\":\"W:W46,47:B4,5\",\"side\":\"white\",\"opponent\":{\"type\":\"computer\",\"level\":8}}",
+    /* Level 9 thinks a second a move (level 8, 3 M nodes, could answer
+     * before the offer came on a loaded machine).  A draw offered while it
+     * does, in an even ending, is answered before it moves: accepted. */
+    sc_create(s.port, "{\"fen\":\"W:W46,47:B4,5\",\"side\":\"white\",\"opponent\":{\"type\":\"computer\",\"level\":9}}",
            id, token, NULL);
     assert_int_equal(sc_move(s.port, id, token, "46-41"), 200);
     assert_int_equal(sc_action(s.port, id, token, "offer-draw"), 200);
@@ -534,11 +535,10 @@ static void test_computer_draw(void **state_)
     sc_reply_free(&r);
 
     /* In the opening it declines, then plays the move its search found
-     * (kept, not searched again: about 1.9 s for the move here, against
-     * 3.1 s searching twice; not asserted, the machine's load varies). */
-    sc_create(s.port, "{\"side\":\"white\",\"opponent\":{\"type\":\"computer\",\"level\":8}}", id,
+     * (kept, not searched again; not asserted, the machine's load varies). */
+    sc_create(s.port, "{\"side\":\"white\",\"opponent\":{\"type\":\"computer\",\"level\":9}}", id,
            token, NULL);
-    /* 33-28: a position out of the built-in book, so level 8 searches
+    /* 33-28: a position out of the built-in book, so level 9 searches
      * (a book move could come before the offer). */
     assert_int_equal(sc_move(s.port, id, token, "33-28"), 200);
     assert_int_equal(sc_action(s.port, id, token, "offer-draw"), 200);

@@ -108,9 +108,9 @@ static inline dm_egdb_value egdb_value_of(uint8_t b)
 #define EGDB_MAGIC      "DMEGDB\r\n"
 #define EGDB_VERSION    1
 /* Values per compressed block: what a build writes, and the most a reader
- * takes (tables built before 7 December 2026 have blocks of 16384).  A
- * probe that misses the cache inflates a whole block, so that small blocks
- * cost less per probe than they lose in compression. */
+ * takes (tables built before aa9e3cb have blocks of 16384).  A probe that
+ * misses the cache inflates a whole block, so that small blocks cost less
+ * per probe than they lose in compression. */
 #define EGDB_BLOCK      4096
 #define EGDB_BLOCK_MAX  16384
 #define EGDB_EXT        ".egdb"

@@ -340,7 +340,7 @@ static void test_verify(void **state)
 }
 
 /* Tables of every block size a reader takes (16384: those built before
- * 7 December 2026) read back the same values, whole and probe by probe;
+ * aa9e3cb) read back the same values, whole and probe by probe;
  * a size that is not a power of two is refused. */
 static void test_block_sizes(void **state)
 {

@@ -82,10 +82,17 @@ static bool write_all(FILE *f, const void *p, size_t n)
     return fwrite(p, 1, n, f) == n;
 }
 
+/* Whether a table may have blocks of bs values: a power of two (a probe
+ * finds its block by a shift) from 256 to EGDB_BLOCK_MAX (a cache slot). */
+static bool block_size_ok(uint32_t bs)
+{
+    return bs >= 256 && bs <= EGDB_BLOCK_MAX && !(bs & (bs - 1));
+}
+
 int egdb_write(const char *path, const struct egdb_index *ix, const uint8_t *values,
                uint32_t block_size, dm_error *err)
 {
-    if (block_size < 256 || block_size > EGDB_BLOCK_MAX || (block_size & (block_size - 1))) {
+    if (!block_size_ok(block_size)) {
         snprintf(err->msg, sizeof err->msg, "%s: a block of %u values (a power of two from 256 to %d)",
                  path, block_size, EGDB_BLOCK_MAX);
         return -1;
@@ -221,7 +228,7 @@ static int check_file(struct egdb_file *f, const char *path, const struct dm_var
     if (!egdb_index_init(&ix, v, *sig) || ix.size != f->h.positions)
         return refuse(err, path, "its position count does not match its material");
     uint32_t bs = f->h.block_size;
-    if (bs < 256 || bs > EGDB_BLOCK_MAX || (bs & (bs - 1)))
+    if (!block_size_ok(bs))
         return refuse(err, path, "its block size is not a power of two from 256 to 16384");
     f->h.block_shift = (uint32_t)__builtin_ctz(bs);
     if (f->h.blocks != (f->h.positions + bs - 1) / bs)

@@ -6,6 +6,7 @@
  */
 #include <libgen.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,6 +144,9 @@ int cmd_match(int argc, char **argv)
         openings = path;
     }
     o.openings = openings;
+    /* An engine that dies leaves a broken pipe: its next write fails and
+     * the engine loses, rather than the whole match ending on SIGPIPE. */
+    signal(SIGPIPE, SIG_IGN);
     return match_run(&o);
 }
 

@@ -28,6 +28,7 @@
 
 #define HUB_START_MS 10000 /* handshake and init                              */
 #define HUB_GRACE_MS 5000  /* beyond the mover's time before it is given up   */
+#define HUB_STOP_MS 2000   /* for the answer to stop after a missed deadline  */
 
 int player_spec_parse(const char *text, struct player_spec *spec, char *why, size_t size)
 {
@@ -197,6 +198,23 @@ static void hub_stop(struct player *p)
     }
     close(p->from);
     p->pid = 0;
+    p->to = p->from = -1; /* closed: no write may reach a reused descriptor */
+}
+
+/* A Hub engine that missed its deadline may answer later, and that late
+ * "done" would be read as its move in the next game.  It is told to stop
+ * and its answer is drained; one that still says nothing is started again
+ * (a failed start leaves it with no process: its next moves fail at once). */
+static void hub_recover(struct player *p, const dm_variant *v)
+{
+    static _Thread_local struct hub_line line;
+    if (p->pid > 0 && hub_send(p, "stop\n") &&
+        hub_expect(p, "done", now_ms() + HUB_STOP_MS, &line))
+        return;
+    hub_stop(p);
+    char why[200];
+    if (hub_start(p, v, why, sizeof why) != 0)
+        hub_stop(p);
 }
 
 /* The Hub engine's move in m's position, or -1 (with why). */
@@ -205,6 +223,10 @@ static int hub_move(struct player *p, const dm_match *m, const struct player_lim
 {
     const dm_variant *v = dm_match_variant(m);
     const dm_game *g = dm_match_game(m);
+    if (p->pid <= 0) {
+        snprintf(why, size, "'%s' is not running (it did not start again)", p->spec.name);
+        return -1;
+    }
     struct hub_out out;
     char text[DM_HUB_POSITION_SIZE];
     dm_hub_position_format(v, dm_game_position(g, 0), text, sizeof text);
@@ -236,6 +258,7 @@ static int hub_move(struct player *p, const dm_match *m, const struct player_lim
     int64_t deadline = now_ms() + (lim->nodes ? 600000 : lim->time_left_ms) + HUB_GRACE_MS;
     if (!ok || !hub_expect(p, "done", deadline, &line)) {
         snprintf(why, size, "no move from '%s' in time", p->spec.name);
+        hub_recover(p, v);
         return -1;
     }
     const char *move = hub_line_arg(&line, "move");

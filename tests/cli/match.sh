@@ -50,6 +50,28 @@ grep -q '^resumed 2 games from ' "$tmp/out" || fail "match: did not resume: $(ca
 set -- $(tally "$tmp/out")
 [ $(($1 + $2 + $3)) -eq 4 ] || fail "resumed match: the tally does not count all 4 games"
 
+# A Hub engine whose answer comes after its deadline loses that game, and
+# its late answer is not read as its move in the next one: the runner stops
+# it and drains the answer (or starts it again).  The proxy holds the first
+# answer of damier hub 6.5 s, past the deadline (0.1 s and 5 s of grace).
+cat >"$tmp/late.sh" <<EOF
+#!/bin/sh
+"$DAMIER_BIN" hub | while IFS= read -r line; do
+    case "\$line" in done*)
+        if [ ! -e "$tmp/late.held" ]; then : >"$tmp/late.held"; sleep 6.5; fi ;;
+    esac
+    printf '%s\n' "\$line"
+done
+EOF
+chmod +x "$tmp/late.sh"
+run match --engine 'damier level=2' --engine "hub:$tmp/late.sh" --variant english --games 2 \
+    --tc 0.1/move --max-plies 10
+[ "$rc" -eq 0 ] || fail "match against a late engine: exit $rc: $(cat "$tmp/err" "$tmp/out")"
+grep -q '^game 1 .*loses: no move from .* in time' "$tmp/out" ||
+    fail "the late engine did not lose game 1 on time: $(cat "$tmp/out")"
+grep -q '^game 2 .*adjudicated a draw after 10 plies' "$tmp/out" ||
+    fail "game 2 after a late answer was not played out: $(cat "$tmp/out")"
+
 # Against a DXP engine: a Damier waiting for games at an address.
 "$DAMIER_BIN" dxp --listen 127.0.0.1:0 --level 2 2>"$tmp/dxp.log" &
 follower=$!

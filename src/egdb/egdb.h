@@ -113,6 +113,7 @@ static inline dm_egdb_value egdb_value_of(uint8_t b)
  * per probe than they lose in compression. */
 #define EGDB_BLOCK      4096
 #define EGDB_BLOCK_MAX  16384
+#define EGDB_CACHE_SLOTS 4096 /* blocks a dm_egdb keeps inflated (probe.c) */
 #define EGDB_EXT        ".egdb"
 
 /* The header, as read (little-endian on disk, 128 bytes). */

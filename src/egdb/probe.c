@@ -12,12 +12,14 @@
 #include "egdb/egdb.h"
 #include "rules/variant.h"
 
-/* Blocks kept inflated: 16 MB of address space, of which a table of
- * 4096-value blocks fills a quarter (a slot's pages are touched only as
- * far as its block goes).  A search that enters the tables touches
- * hundreds of blocks again and again: 256 slots of 16384 values made it
- * spend most of its time inflating them. */
-#define CACHE_SLOTS 1024
+/* Blocks kept inflated (EGDB_CACHE_SLOTS, egdb.h), in sets of two: a
+ * block read replaces the one of its set used less lately.  A search that
+ * enters the tables touches a few thousand blocks again and again; 1024
+ * slots, one a set, left a Russian middle game's search a fifth of its
+ * time inflating (zlib).  Each slot's values take EGDB_BLOCK_MAX bytes of
+ * address space, of which a block of 4096 values touches one page: 16 MB
+ * resident at most. */
+#define CACHE_WAYS 2
 #define SIG_DIM (DM_EGDB_MAX_PIECES + 1)
 
 enum table_state { TABLE_UNTRIED, TABLE_MISSING, TABLE_OPEN, TABLE_REFUSED };
@@ -31,7 +33,7 @@ struct probe_table {
 struct cache_slot {
     const struct probe_table *table; /* NULL: empty */
     uint32_t block;
-    uint8_t values[EGDB_BLOCK_MAX];
+    uint32_t used; /* the db's lookups when it was last used */
 };
 
 struct dm_egdb {
@@ -40,7 +42,9 @@ struct dm_egdb {
     int pieces; /* the most pieces of a table file found */
     pthread_mutex_t lock;
     struct probe_table tables[SIG_DIM][SIG_DIM][SIG_DIM][SIG_DIM];
-    struct cache_slot *cache; /* CACHE_SLOTS */
+    struct cache_slot *cache; /* EGDB_CACHE_SLOTS */
+    uint8_t *values;          /* EGDB_CACHE_SLOTS blocks, page-aligned */
+    uint32_t lookups;         /* cache lookups so far: the slots' clock */
     struct egdb_inflater *inflater;
     char error[200];
 };
@@ -69,6 +73,12 @@ int dm_egdb_default_root(char *buf, size_t size, dm_error *err)
     return 0;
 }
 
+/* The values of a cache slot's block. */
+static uint8_t *block_values(dm_egdb *db, const struct cache_slot *slot)
+{
+    return db->values + (size_t)(slot - db->cache) * EGDB_BLOCK_MAX;
+}
+
 static struct probe_table *table_of(dm_egdb *db, const struct egdb_sig *s)
 {
     return &db->tables[s->men[0]][s->kings[0]][s->men[1]][s->kings[1]];
@@ -80,12 +90,14 @@ dm_egdb *dm_egdb_open(const dm_variant *v, const char *root, dm_error *err)
         return NULL;
     dm_egdb *db = calloc(1, sizeof *db);
     if (db) {
-        db->cache = calloc(CACHE_SLOTS, sizeof *db->cache);
+        db->cache = calloc(EGDB_CACHE_SLOTS, sizeof *db->cache);
+        db->values = aligned_alloc(4096, (size_t)EGDB_CACHE_SLOTS * EGDB_BLOCK_MAX);
         db->inflater = egdb_inflater_new();
     }
-    if (!db || !db->cache || !db->inflater) {
+    if (!db || !db->cache || !db->values || !db->inflater) {
         if (db) {
             free(db->cache);
+            free(db->values);
             egdb_inflater_free(db->inflater);
         }
         free(db);
@@ -129,6 +141,7 @@ void dm_egdb_close(dm_egdb *db)
                         egdb_close_file(&db->tables[a][b][c][d].file);
     pthread_mutex_destroy(&db->lock);
     free(db->cache);
+    free(db->values);
     egdb_inflater_free(db->inflater);
     free(db);
 }
@@ -164,20 +177,29 @@ static int stored(dm_egdb *db, struct probe_table *t, uint64_t i)
 {
     uint32_t block = (uint32_t)(i >> t->file.h.block_shift);
     uint64_t h = ((uint64_t)(uintptr_t)t >> 4) * 0x9E3779B97F4A7C15ull ^ block * 0xBF58476D1CE4E5B9ull;
-    struct cache_slot *c = &db->cache[(h >> 32) % CACHE_SLOTS];
-    if (c->table != t || c->block != block) {
+    size_t set = (size_t)(h >> 32) % (EGDB_CACHE_SLOTS / CACHE_WAYS) * CACHE_WAYS;
+    struct cache_slot *c = &db->cache[set], *slot = NULL, *oldest = c;
+    for (int w = 0; w < CACHE_WAYS && !slot; w++) {
+        if (c[w].table == t && c[w].block == block)
+            slot = &c[w];
+        else if (c[w].used < oldest->used)
+            oldest = &c[w];
+    }
+    if (!slot) {
         dm_error err = {{0}};
-        c->table = NULL;
-        if (egdb_read_block(&t->file, block, db->inflater, c->values, &err) < 0) {
+        slot = oldest;
+        slot->table = NULL;
+        if (egdb_read_block(&t->file, block, db->inflater, block_values(db, slot), &err) < 0) {
             snprintf(db->error, sizeof db->error, "%s", err.msg);
             egdb_close_file(&t->file);
             t->state = TABLE_REFUSED;
             return -1;
         }
-        c->table = t;
-        c->block = block;
+        slot->table = t;
+        slot->block = block;
     }
-    return c->values[i & (t->file.h.block_size - 1)];
+    slot->used = ++db->lookups;
+    return block_values(db, slot)[i & (t->file.h.block_size - 1)];
 }
 
 int dm_egdb_probe(dm_egdb *db, const dm_position *pos, dm_egdb_value *out)

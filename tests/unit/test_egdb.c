@@ -404,6 +404,60 @@ static void test_block_sizes(void **state)
     free(values);
 }
 
+/* A table of many more blocks than the cache holds, probed through twice,
+ * with one position probed again and again between, answers every probe
+ * with its stored value: a block read again after being put out of the
+ * cache (EGDB_CACHE_SLOTS) is the block asked for, and the block kept in
+ * use stays right.  The values are made up (a reader does not judge
+ * them), written in blocks of 256. */
+static void test_cache_eviction(void **state)
+{
+    (void)state;
+    const struct dm_variant *v = dm_variant_by_id("english");
+    struct egdb_sig sig = {{0, 0}, {3, 2}}; /* 3 kings v 2 kings */
+    struct egdb_index ix;
+    assert_true(egdb_index_init(&ix, v, sig));
+    assert_true(ix.size > (uint64_t)3 * EGDB_CACHE_SLOTS * 256);
+    uint8_t *values = malloc(ix.size);
+    assert_non_null(values);
+    for (uint64_t i = 0; i < ix.size; i++) {
+        uint64_t h = i * 0x9E3779B97F4A7C15ull;
+        values[i] = (uint8_t)(h >> 61 ? 2 + (h >> 56) % 200 : EGDB_DRAW);
+    }
+    char dir[400], path[700], cmd[800];
+    dm_error err = {{0}};
+    snprintf(dir, sizeof dir, "%s/evict", root);
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s/english'", dir);
+    assert_int_equal(system(cmd), 0);
+    assert_int_equal(egdb_table_path(dir, v, &sig, path, sizeof path), 0);
+    assert_int_equal(egdb_write(path, &ix, values, 256, &err), 0);
+    dm_egdb *db = dm_egdb_open(v, dir, &err);
+    assert_non_null(db);
+    uint64_t hot = ix.size / 3;
+    dm_position hot_pos;
+    while (!egdb_position_at(&ix, hot, &hot_pos))
+        hot++;
+    int probed = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        for (uint64_t i = 0; i < ix.size; i += 61) {
+            dm_position p;
+            uint64_t at = probed % 16 == 0 ? hot : i;
+            if (at == hot)
+                p = hot_pos;
+            else if (!egdb_position_at(&ix, at, &p))
+                continue;
+            dm_egdb_value got, want = egdb_value_of(values[at]);
+            assert_int_equal(dm_egdb_probe(db, &p, &got), 1);
+            assert_int_equal(got.wdl, want.wdl);
+            assert_int_equal(got.plies, want.plies);
+            probed++;
+        }
+    }
+    assert_true(probed > 100000);
+    dm_egdb_close(db);
+    free(values);
+}
+
 /* ---- damaged files ------------------------------------------------------ */
 
 static void copy_file(const char *from, const char *to)
@@ -595,6 +649,7 @@ int main(void)
         cmocka_unit_test(test_russian_three_kings),
         cmocka_unit_test(test_verify),
         cmocka_unit_test(test_block_sizes),
+        cmocka_unit_test(test_cache_eviction),
         cmocka_unit_test(test_damaged_files),
         cmocka_unit_test(test_unsupported),
         cmocka_unit_test(test_engine_probes),

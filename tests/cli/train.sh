@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # train.sh - a smoke run of the trainer (tools/train/train.c): a few
 # self-play games at a small node budget, resumed, an unfinished game cut
-# off, a fit of a few epochs and the weight file it writes.
+# off, a fit of a few epochs and the weight file it writes, the same games
+# for a seed and others for another.
 . "$(dirname "$0")/common.inc"
 
 TRAIN="$(dirname "$DAMIER_BIN")/damier-train"
@@ -36,6 +37,16 @@ grep -q '^tuned: man 100 para 100 king [0-9]* advance -\{0,1\}[0-9]* ' "$tmp/out
 awk '/^scale/ { first = $4 + 0 } /^pass/ { last = $4 + 0 }
      END { exit !(first > 0 && last > 0 && last <= first) }' "$tmp/out" ||
     fail "tune: the loss rose: $(cat "$tmp/out")"
+
+# Game k is the same game for a seed, another game for another seed.
+"$TRAIN" --variant english --games 1 --nodes 300 --cache "$tmp/again" >/dev/null 2>&1 &&
+    "$TRAIN" --variant english --games 1 --nodes 300 --cache "$tmp/seeded" --seed 7 \
+        >"$tmp/out" 2>&1 || fail "seeded runs: $(cat "$tmp/out")"
+grep -q '^self-play: 0 games there, playing 1 more at 300 nodes a move, seed 7$' "$tmp/out" ||
+    fail "seeded run: no self-play line with its seed: $(cat "$tmp/out")"
+head -c "$(wc -c <"$tmp/again/english.pos")" "$cache/english.pos" >"$tmp/first"
+cmp -s "$tmp/first" "$tmp/again/english.pos" || fail "game 1 differs between two runs of seed 0"
+cmp -s "$tmp/seeded/english.pos" "$tmp/again/english.pos" && fail "seed 7 played seed 0's game 1"
 
 "$TRAIN" --variant no-such --games 1 >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 2 ] || fail "unknown variant: exit $?"

@@ -4,8 +4,8 @@
  * own games (issue 10; src/engine/pattern.h).
  *
  *   damier-train --variant ID --games N [--nodes 4000] [--cache DIR]
- *                [--out FILE] [--epochs 300] [--l2 2e-6] [--fit-only]
- *                [--tune-hand]
+ *                [--seed 0] [--out FILE] [--epochs 300] [--l2 2e-6]
+ *                [--fit-only] [--tune-hand]
  *
  * 1. Self-play until the data file DIR/ID.pos holds N games: each game
  *    starts with a few random plies, the engine then plays at a fixed node
@@ -13,7 +13,9 @@
  *    for its first moves.  Every quiet position (no capture to make) after
  *    the random plies is appended with the game's result; a game is written
  *    whole, closed by an end record, so an interrupted run resumes at the
- *    last whole game.
+ *    last whole game.  Game k of a seed is the same game on every machine;
+ *    runs of other seeds into other folders play other games side by side
+ *    (one a core), and their files, appended to one another, are one set.
  * 2. The fit: the score of a position is the pattern evaluation with float
  *    weights; the probability that White wins is sigmoid(score / SCALE);
  *    the loss is the cross-entropy against the result (a draw is 1/2) plus
@@ -66,7 +68,7 @@ struct record {
 static void usage(void)
 {
     fprintf(stderr, "usage: damier-train --variant ID --games N [--nodes N] [--cache DIR] "
-                    "[--out FILE] [--epochs N] [--l2 X] [--base hand|none] [--fit-only] "
+                    "[--seed S] [--out FILE] [--epochs N] [--l2 X] [--base hand|none] [--fit-only] "
                     "[--tune-hand]\n");
     exit(2);
 }
@@ -152,11 +154,12 @@ static uint64_t rng_next(uint64_t *s)
 
 /* Plays game number index and appends its quiet positions and its end
  * record to f.  Returns the positions written. */
-static int play_game(FILE *f, const dm_variant *v, dm_engine *e, long index, uint64_t nodes)
+static int play_game(FILE *f, const dm_variant *v, dm_engine *e, long index, uint64_t nodes,
+                     uint64_t series)
 {
     static struct record recs[MAX_PLIES + 1];
     static dm_position hist[MAX_PLIES + 2];
-    uint64_t seed = 0x5EED0000ull + (uint64_t)index * 7919;
+    uint64_t seed = 0x5EED0000ull + (uint64_t)index * 7919 + series * 0x9E3779B97F4A7C15ull;
     dm_error err;
     dm_game *g = dm_game_new(v, DM_RULES_DEFAULT, NULL, &err);
     if (!g) {
@@ -469,7 +472,7 @@ int main(int argc, char **argv)
 {
     const char *id = NULL, *out = NULL, *cache = NULL;
     long games = -1;
-    uint64_t nodes = 4000;
+    uint64_t nodes = 4000, series = 0;
     int epochs = 300;
     double l2 = 2e-6;
     bool fit_only = false, on_hand = true, tune = false;
@@ -491,6 +494,8 @@ int main(int argc, char **argv)
             nodes = strtoull(val, NULL, 10);
         else if (strcmp(a, "--cache") == 0)
             cache = val;
+        else if (strcmp(a, "--seed") == 0)
+            series = strtoull(val, NULL, 10);
         else if (strcmp(a, "--out") == 0)
             out = val;
         else if (strcmp(a, "--epochs") == 0)
@@ -545,10 +550,13 @@ int main(int argc, char **argv)
         dm_engine *e = dm_engine_new(16);
         long positions = 0;
         time_t t0 = time(NULL);
-        printf("self-play: %ld games there, playing %ld more at %llu nodes a move\n", have,
-               games - have, (unsigned long long)nodes);
+        char seed_note[40] = "";
+        if (series)
+            snprintf(seed_note, sizeof seed_note, ", seed %llu", (unsigned long long)series);
+        printf("self-play: %ld games there, playing %ld more at %llu nodes a move%s\n", have,
+               games - have, (unsigned long long)nodes, seed_note);
         for (long gi = have; gi < games; gi++) {
-            positions += play_game(f, v, e, gi, nodes);
+            positions += play_game(f, v, e, gi, nodes, series);
             if ((gi + 1) % 100 == 0 || gi + 1 == games) {
                 printf("  game %ld, %ld positions, %lds\n", gi + 1, positions,
                        (long)(time(NULL) - t0));

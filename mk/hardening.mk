@@ -102,6 +102,11 @@ check-tsan: deps-check
 	@set -e; for t in $(TSAN_TESTS); do echo "== build-tsan/tests/$$t"; \
 	  TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" DAMIER_QUICK=1 \
 	  DAMIER_BIN=build-tsan/damier build-tsan/tests/$$t; done
+	@# the endgame tables built and checked by four threads (test_threads)
+	$(MAKE) BUILD=build-tsan OPT=-O1 SANITIZE="-fsanitize=thread -fno-omit-frame-pointer" \
+	  build-tsan/tests/test_egdb
+	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" DAMIER_QUICK=1 \
+	  DAMIER_TEST_FILTER=test_threads build-tsan/tests/test_egdb
 	@# the bus between nodes on a Redis of its own (tests/cli/bus.sh)
 	$(MAKE) BUILD=build-tsan OPT=-O1 SANITIZE="-fsanitize=thread -fno-omit-frame-pointer" \
 	  build-tsan/tests/test_bus

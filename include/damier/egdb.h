@@ -41,15 +41,17 @@ typedef void dm_egdb_report(void *ctx, const char *line);
 
 /* Builds every table of v with 2..pieces pieces that ROOT/variant lacks
  * (creating the folders), smaller ones first: a capture leads to fewer
- * pieces, a promotion to fewer men.  0, or -1 with err set. */
-int dm_egdb_build(const dm_variant *v, const char *root, int pieces, dm_egdb_report *report,
-                  void *ctx, dm_error *err);
+ * pieces, a promotion to fewer men; on threads threads (0: one per core),
+ * the files the same for any number.  0, or -1 with err set. */
+int dm_egdb_build(const dm_variant *v, const char *root, int pieces, int threads,
+                  dm_egdb_report *report, void *ctx, dm_error *err);
 
 /* Checks every value of every table of v in ROOT/variant with at most
- * pieces pieces (0: all) against its successors.  Returns the count of
+ * pieces pieces (0: all) against its successors, on threads threads (0: one
+ * per core).  Returns the count of
  * wrong values (0: all sound), or -1 with err set (no table, a bad file). */
-long dm_egdb_verify(const dm_variant *v, const char *root, int pieces, dm_egdb_report *report,
-                    void *ctx, dm_error *err);
+long dm_egdb_verify(const dm_variant *v, const char *root, int pieces, int threads,
+                    dm_egdb_report *report, void *ctx, dm_error *err);
 
 /* ---- probing ---------------------------------------------------------- */
 

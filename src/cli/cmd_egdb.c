@@ -14,6 +14,7 @@ struct egdb_args {
     const char *dir;
     const char *fen;
     int pieces;
+    int threads; /* 0: one per core */
 };
 
 static void print_line(void *ctx, const char *line)
@@ -31,7 +32,8 @@ static int read_args(const char *sub, int argc, char **argv, struct egdb_args *a
     for (int i = 0; i < argc; i++) {
         const char *o = argv[i];
         bool takes = strcmp(o, "--variant") == 0 || strcmp(o, "--dir") == 0 ||
-                     strcmp(o, "--fen") == 0 || strcmp(o, "--pieces") == 0;
+                     strcmp(o, "--fen") == 0 || strcmp(o, "--pieces") == 0 ||
+                     strcmp(o, "--threads") == 0;
         if (takes && i + 1 >= argc) {
             cli_error("%s: option '%s' needs a value", command, o);
             return CLI_USAGE;
@@ -44,6 +46,10 @@ static int read_args(const char *sub, int argc, char **argv, struct egdb_args *a
             a->fen = argv[++i];
         else if (strcmp(o, "--pieces") == 0 && strcmp(sub, "probe") != 0) {
             if (cli_number(command, "--pieces", argv[++i], 2, DM_EGDB_MAX_PIECES, &a->pieces))
+                return CLI_USAGE;
+        } else if (strcmp(o, "--threads") == 0 &&
+                   (strcmp(sub, "build") == 0 || strcmp(sub, "verify") == 0)) {
+            if (cli_number(command, "--threads", argv[++i], 1, 64, &a->threads))
                 return CLI_USAGE;
         } else if (o[0] == '-' && o[1])
             return cli_unknown_option(command, o);
@@ -89,7 +95,7 @@ static int egdb_build(const struct egdb_args *a, const dm_variant *v, const char
         return CLI_USAGE;
     }
     dm_error err;
-    if (dm_egdb_build(v, root, a->pieces, print_line, NULL, &err) != 0) {
+    if (dm_egdb_build(v, root, a->pieces, a->threads, print_line, NULL, &err) != 0) {
         cli_error("egdb build: %s", err.msg);
         return CLI_BAD_INPUT;
     }
@@ -99,7 +105,7 @@ static int egdb_build(const struct egdb_args *a, const dm_variant *v, const char
 static int egdb_verify(const struct egdb_args *a, const dm_variant *v, const char *root)
 {
     dm_error err;
-    long wrong = dm_egdb_verify(v, root, a->pieces, print_line, NULL, &err);
+    long wrong = dm_egdb_verify(v, root, a->pieces, a->threads, print_line, NULL, &err);
     if (wrong < 0) {
         cli_error("egdb verify: %s", err.msg);
         return CLI_BAD_INPUT;

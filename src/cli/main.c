@@ -291,8 +291,8 @@ static const struct command {
      "  --max-per-address N  connections one client address may hold at once; more\n"
      "                     are answered 429 (default 64; 0: any, for load tests)\n" HELP_HELP},
     {"egdb", cmd_egdb, "build, check and probe the endgame tables",
-     "usage: damier egdb build --variant V --pieces N [--dir D]\n"
-     "       damier egdb verify --variant V [--pieces N] [--dir D]\n"
+     "usage: damier egdb build --variant V --pieces N [--dir D] [--threads N]\n"
+     "       damier egdb verify --variant V [--pieces N] [--dir D] [--threads N]\n"
      "       damier egdb probe --variant V --fen F [--dir D]\n"
      "       damier egdb info --variant V [--dir D]\n"
      "\n"
@@ -309,6 +309,8 @@ static const struct command {
      "  --pieces N         build: tables of 2 to N pieces (N up to 8); verify: only\n"
      "                     those of at most N\n"
      "  --fen F            probe: the position\n"
+     "  --threads N        build, verify: threads to share the work (1 to 64;\n"
+     "                     default one per core); the files are the same\n"
      "  --dir D            the tables' root folder (D/VARIANT/); default\n"
      "                     $DAMIER_EGDB_DIR, else ~/.cache/damier/egdb\n" HELP_HELP},
     {"version", NULL, "print the version", "usage: damier version (or damier --version)\n"},

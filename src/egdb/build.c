@@ -23,17 +23,28 @@
  *
  * Everything goes through dm_generate and dm_make_move: no variant has code
  * of its own here.
+ *
+ * Each step is shared between threads (workers): steps 1 and 2 by ranges of
+ * the index, step 3 one level at a time, its queue cut into chunks.  A level
+ * only queues positions for later levels, so a level's queue is fixed while
+ * it runs; a position is decided by the worker that claims its value byte
+ * first, and the counts and flags of step 3 are changed atomically.  Every
+ * value is the same whatever the order: the file is the same for any number
+ * of threads.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "base/bits.h"
 #include "egdb/egdb.h"
+#include "rules/kernel.h"
 #include "rules/rules.h"
 #include "rules/variant.h"
 
@@ -47,15 +58,36 @@ struct table {
     uint8_t *values;
 };
 
+struct queue {
+    uint64_t *e;
+    size_t n, cap;
+};
+
+#define MAX_WORKERS 64
+
+/* What one thread of a build or a check has of its own. */
+struct worker {
+    struct builder *b;
+    dm_move_list *lists;  /* one per depth of resolve()          */
+    struct queue *levels; /* what it queued for step 3, by level */
+    int nlevels;
+    long wrong;           /* verify: the values found wrong      */
+    uint64_t first_wrong[3];
+    uint8_t held[3], want[3];
+    bool failed;
+    dm_error err;
+};
+
 struct builder {
     const struct dm_variant *v;
     struct table *by_sig[SIG_DIM][SIG_DIM][SIG_DIM][SIG_DIM];
     const struct table *building; /* whose values are not final yet */
-    dm_move_list *lists;          /* one per depth of resolve()      */
+    struct worker workers[MAX_WORKERS];
+    int nworkers;
+    struct egdb_build_opts opts;
     dm_egdb_report *report;
     void *ctx;
     dm_error *err;
-    bool failed;
 };
 
 struct val {
@@ -83,6 +115,16 @@ static void say(struct builder *b, const char *fmt, ...)
     b->report(b->ctx, line);
 }
 
+static void fail(struct worker *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void fail(struct worker *w, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(w->err.msg, sizeof w->err.msg, fmt, ap);
+    va_end(ap);
+    w->failed = true;
+}
+
 bool dm_egdb_supported(const dm_variant *v, dm_error *err)
 {
     const char *why = v->frisian_king_limit ? "its positions carry the king-move counters"
@@ -101,6 +143,69 @@ static struct table **slot(struct builder *b, const struct egdb_sig *s)
 {
     return &b->by_sig[s->men[0]][s->kings[0]][s->men[1]][s->kings[1]];
 }
+
+/* ---- the workers ---------------------------------------------------------- */
+
+/* A step over n items, cut into chunks that the workers take in turn. */
+struct job {
+    void (*run)(struct worker *w, void *ctx, uint64_t lo, uint64_t hi);
+    void *ctx;
+    uint64_t n;
+    uint64_t next; /* the first item no worker has taken (atomic) */
+    bool stop;     /* a worker failed (atomic)                    */
+};
+
+struct job_thread {
+    struct job *job;
+    struct worker *w;
+    uint64_t chunk;
+};
+
+static void *job_loop(void *arg)
+{
+    struct job_thread *jt = arg;
+    struct job *j = jt->job;
+    while (!__atomic_load_n(&j->stop, __ATOMIC_RELAXED)) {
+        uint64_t lo = __atomic_fetch_add(&j->next, jt->chunk, __ATOMIC_RELAXED);
+        if (lo >= j->n)
+            break;
+        j->run(jt->w, j->ctx, lo, j->n - lo < jt->chunk ? j->n : lo + jt->chunk);
+        if (jt->w->failed)
+            __atomic_store_n(&j->stop, true, __ATOMIC_RELAXED);
+    }
+    return NULL;
+}
+
+/* Runs j on the workers, or on this thread alone when it is small; false,
+ * b->err set, if a worker failed. */
+static bool run_job(struct builder *b, struct job *j)
+{
+    uint64_t chunk = b->opts.chunk;
+    int n = j->n >= b->opts.min_parallel ? b->nworkers : 1;
+    if ((uint64_t)n > (j->n + chunk - 1) / chunk)
+        n = (int)((j->n + chunk - 1) / chunk);
+    if (n < 1)
+        n = 1;
+    struct job_thread jt[MAX_WORKERS];
+    pthread_t th[MAX_WORKERS];
+    int started = 1;
+    for (int k = 0; k < n; k++)
+        jt[k] = (struct job_thread){j, &b->workers[k], chunk};
+    /* A thread that cannot start leaves its chunks to the others. */
+    while (started < n && pthread_create(&th[started], NULL, job_loop, &jt[started]) == 0)
+        started++;
+    job_loop(&jt[0]);
+    for (int k = 1; k < started; k++)
+        pthread_join(th[k], NULL);
+    for (int k = 0; k < b->nworkers; k++)
+        if (b->workers[k].failed) {
+            *b->err = b->workers[k].err;
+            return false;
+        }
+    return true;
+}
+
+/* ---- values of positions outside the table being built ------------------- */
 
 /* The decided value of a position whose game is over, or wdl 2 if not. */
 static struct val game_over(const struct dm_variant *v, const dm_position *pos, int count)
@@ -135,8 +240,9 @@ static void fold(struct val *best, bool *any, struct val child)
  * one, else (a capture pending) the best of its moves, each valued the same
  * way.  Captures make the material smaller, so this ends.
  */
-static struct val resolve(struct builder *b, const dm_position *pos, int depth)
+static struct val resolve(struct worker *w, const dm_position *pos, int depth)
 {
+    struct builder *b = w->b;
     const struct dm_variant *v = b->v;
     if (rules_goal_reached(v, pos) != DM_ONGOING)
         return game_over(v, pos, 1);
@@ -150,11 +256,10 @@ static struct val resolve(struct builder *b, const dm_position *pos, int depth)
         }
     }
     if (depth >= RESOLVE_DEPTH) {
-        b->failed = true;
-        snprintf(b->err->msg, sizeof b->err->msg, "captures deeper than %d plies", RESOLVE_DEPTH);
+        fail(w, "captures deeper than %d plies", RESOLVE_DEPTH);
         return (struct val){0, 0};
     }
-    dm_move_list *list = &b->lists[depth];
+    dm_move_list *list = &w->lists[depth];
     int count = dm_generate(v, pos, list, 0);
     struct val over = game_over(v, pos, count);
     if (over.wdl != 2)
@@ -162,8 +267,7 @@ static struct val resolve(struct builder *b, const dm_position *pos, int depth)
     if (!(list->moves[0].flags & DM_MOVE_CAPTURE)) {
         char name[32];
         egdb_sig_name(&s, name, sizeof name);
-        b->failed = true;
-        snprintf(b->err->msg, sizeof b->err->msg, "the %s table is needed but missing", name);
+        fail(w, "the %s table is needed but missing", name);
         return (struct val){0, 0};
     }
     struct val best = {0, 0};
@@ -171,7 +275,7 @@ static struct val resolve(struct builder *b, const dm_position *pos, int depth)
     for (int k = 0; k < list->count; k++) {
         dm_position next = *pos;
         dm_make_move(v, &next, &list->moves[k]);
-        fold(&best, &any, resolve(b, &next, depth + 1));
+        fold(&best, &any, resolve(w, &next, depth + 1));
     }
     return best;
 }
@@ -184,13 +288,7 @@ static struct val resolve(struct builder *b, const dm_position *pos, int depth)
 #define TERMINAL  0x4000 /* ext: the game is over here                     */
 #define EXT_PLIES 0x3FFF
 
-struct queue {
-    uint64_t *e;
-    size_t n, cap;
-};
-
 struct retro {
-    struct builder *b;
     struct table *t;
     /* Whether a move back found along a line must be checked by generating
      * the moves of the position it leads to.  Where men and kings move
@@ -201,28 +299,28 @@ struct retro {
     bool check_moves;
     uint8_t *cnt;
     uint16_t *ext;
-    struct queue *levels;
-    int nlevels;
+    int level; /* step 3: the level being decided */
 };
 
-static bool push(struct retro *r, int level, uint64_t i, bool win)
+/* Queues position i at level, on w's own queues. */
+static bool push(struct worker *w, int level, uint64_t i, bool win)
 {
     if (level >= EXT_PLIES) {
-        snprintf(r->b->err->msg, sizeof r->b->err->msg, "a distance over %d plies", EXT_PLIES);
+        fail(w, "a distance over %d plies", EXT_PLIES);
         return false;
     }
-    if (level >= r->nlevels) {
-        int n = r->nlevels ? r->nlevels : 64;
+    if (level >= w->nlevels) {
+        int n = w->nlevels ? w->nlevels : 64;
         while (n <= level)
             n *= 2;
-        struct queue *q = realloc(r->levels, (size_t)n * sizeof *q);
+        struct queue *q = realloc(w->levels, (size_t)n * sizeof *q);
         if (!q)
             goto oom;
-        memset(q + r->nlevels, 0, (size_t)(n - r->nlevels) * sizeof *q);
-        r->levels = q;
-        r->nlevels = n;
+        memset(q + w->nlevels, 0, (size_t)(n - w->nlevels) * sizeof *q);
+        w->levels = q;
+        w->nlevels = n;
     }
-    struct queue *q = &r->levels[level];
+    struct queue *q = &w->levels[level];
     if (q->n == q->cap) {
         size_t cap = q->cap ? 2 * q->cap : 1024;
         uint64_t *e = realloc(q->e, cap * sizeof *e);
@@ -234,50 +332,71 @@ static bool push(struct retro *r, int level, uint64_t i, bool win)
     q->e[q->n++] = i << 1 | (win ? 1 : 0);
     return true;
 oom:
-    snprintf(r->b->err->msg, sizeof r->b->err->msg, "out of memory for the build queue");
+    fail(w, "out of memory for the build queue");
     return false;
 }
 
-/* Step 1. */
-static bool mark(struct retro *r)
+/* The moves of pos into list: their count, and whether they capture.  The
+ * kernel tells it without a list where it can. */
+static int moves_of(const struct dm_variant *v, const dm_position *pos, dm_move_list *list,
+                    bool *capture)
 {
-    const struct dm_variant *v = r->b->v;
+    int leaf = kernel_leaf(v, pos);
+    if (leaf >= 0) {
+        *capture = leaf == 2;
+        return leaf;
+    }
+    int count = dm_generate(v, pos, list, 0);
+    *capture = count > 0 && (list->moves[0].flags & DM_MOVE_CAPTURE);
+    return count;
+}
+
+/* Step 1 over the positions lo..hi. */
+static void mark(struct worker *w, void *ctx, uint64_t lo, uint64_t hi)
+{
+    struct retro *r = ctx;
+    const struct dm_variant *v = w->b->v;
     struct table *t = r->t;
-    dm_move_list *list = &r->b->lists[0];
-    for (uint64_t i = 0; i < t->ix.size; i++) {
+    for (uint64_t i = lo; i < hi; i++) {
         dm_position pos;
         if (!egdb_position_at(&t->ix, i, &pos)) {
             t->values[i] = EGDB_NOT_STORED;
             continue;
         }
-        int count = dm_generate(v, &pos, list, 0);
+        bool capture;
+        int count = moves_of(v, &pos, &w->lists[0], &capture);
         struct val over = game_over(v, &pos, count);
         if (over.wdl != 2) {
             r->ext[i] = TERMINAL;
-            if (!push(r, 0, i, over.wdl == DM_EGDB_WIN))
-                return false;
-        } else if (list->moves[0].flags & DM_MOVE_CAPTURE) {
+            if (!push(w, 0, i, over.wdl == DM_EGDB_WIN))
+                return;
+        } else if (capture) {
             t->values[i] = EGDB_NOT_STORED;
         }
     }
-    return true;
 }
 
-static int cmp_u64(const void *a, const void *b)
+/* Sorts a few indexes (a position's moves). */
+static void sort_small(uint64_t *a, int n)
 {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
+    for (int k = 1; k < n; k++) {
+        uint64_t x = a[k];
+        int j = k;
+        for (; j > 0 && a[j - 1] > x; j--)
+            a[j] = a[j - 1];
+        a[j] = x;
+    }
 }
 
-/* Step 2. */
-static bool count_successors(struct retro *r)
+/* Step 2 over the positions lo..hi. */
+static void count_successors(struct worker *w, void *ctx, uint64_t lo, uint64_t hi)
 {
-    struct builder *b = r->b;
-    const struct dm_variant *v = b->v;
+    struct retro *r = ctx;
+    const struct dm_variant *v = w->b->v;
     struct table *t = r->t;
-    dm_move_list *list = &b->lists[0];
+    dm_move_list *list = &w->lists[0];
     uint64_t inside[DM_MAX_MOVES];
-    for (uint64_t i = 0; i < t->ix.size; i++) {
+    for (uint64_t i = lo; i < hi; i++) {
         if (t->values[i] != 0 || (r->ext[i] & TERMINAL))
             continue;
         dm_position pos;
@@ -286,10 +405,11 @@ static bool count_successors(struct retro *r)
         int n = 0, win_at = -1, ext = 0;
         bool escape = false;
         for (int k = 0; k < count; k++) {
+            const dm_move *m = &list->moves[k];
             dm_position next = pos;
-            dm_make_move(v, &next, &list->moves[k]);
-            struct egdb_sig s = egdb_sig_of(&next);
-            if (egdb_sig_equal(&s, &t->ix.sig)) {
+            dm_make_move(v, &next, m);
+            /* A quiet move that crowns no man keeps the material. */
+            if (!(m->flags & (DM_MOVE_CAPTURE | DM_MOVE_PROMOTES))) {
                 int64_t j = egdb_index_of(&t->ix, &next);
                 if (j >= 0 && t->values[j] != EGDB_NOT_STORED) {
                     inside[n++] = (uint64_t)j;
@@ -297,9 +417,9 @@ static bool count_successors(struct retro *r)
                 }
             }
             /* resolve() uses lists from 1 up: keep this node's list. */
-            struct val x = resolve(b, &next, 1);
-            if (b->failed)
-                return false;
+            struct val x = resolve(w, &next, 1);
+            if (w->failed)
+                return;
             if (x.wdl == DM_EGDB_LOSS) {
                 if (win_at < 0 || x.plies + 1 < win_at)
                     win_at = x.plies + 1;
@@ -309,51 +429,68 @@ static bool count_successors(struct retro *r)
                 ext = x.plies;
             }
         }
-        qsort(inside, (size_t)n, sizeof inside[0], cmp_u64);
+        sort_small(inside, n);
         int distinct = 0;
         for (int k = 0; k < n; k++)
             if (k == 0 || inside[k] != inside[k - 1])
                 distinct++;
         if (distinct >= ESCAPE) {
-            snprintf(b->err->msg, sizeof b->err->msg, "a position with over %d moves", ESCAPE - 1);
-            return false;
+            fail(w, "a position with over %d moves", ESCAPE - 1);
+            return;
         }
         /* A draw or a win outside the table: never lost. */
         r->cnt[i] = escape || win_at >= 0 ? ESCAPE : (uint8_t)distinct;
         r->ext[i] = (uint16_t)ext;
         /* Not marked WIN_QUEUED: a win through the table may come sooner. */
         if (win_at >= 0) {
-            if (!push(r, win_at, i, true))
-                return false;
-        } else if (!escape && distinct == 0 && !push(r, ext + 1, i, false)) {
-            return false;
+            if (!push(w, win_at, i, true))
+                return;
+        } else if (!escape && distinct == 0 && !push(w, ext + 1, i, false)) {
+            return;
         }
     }
-    return true;
 }
 
 /* Whether y, a position of the table, has a quiet move from a to b that
  * makes x. */
-static bool makes(struct retro *r, const dm_position *y, int a, int to, const dm_position *x)
+static bool makes(struct worker *w, const dm_position *y, int a, int to, const dm_position *x)
 {
-    dm_move_list *list = &r->b->lists[0];
-    int count = dm_generate(r->b->v, y, list, 0);
+    dm_move_list *list = &w->lists[0];
+    int count = dm_generate(w->b->v, y, list, 0);
     for (int k = 0; k < count; k++) {
         const dm_move *m = &list->moves[k];
         if (m->from != a || m->to != to || (m->flags & DM_MOVE_CAPTURE))
             continue;
         dm_position next = *y;
-        dm_make_move(r->b->v, &next, m);
+        dm_make_move(w->b->v, &next, m);
         if (next.white == x->white && next.black == x->black && next.kings == x->kings)
             return true;
     }
     return false;
 }
 
-/* Step 3 for one position x, decided at level as won or lost. */
-static bool tell_predecessors(struct retro *r, const dm_position *x, int level, bool won)
+/* Step 3 for the predecessor j of a position decided at level as won or
+ * lost: the values, counts and flags of step 3 are shared between the
+ * workers, hence the atomics. */
+static bool tell(struct worker *w, struct retro *r, uint64_t j, int level, bool won)
 {
-    const struct dm_variant *v = r->b->v;
+    if (!won) {
+        /* The first to queue j's win queues the soonest. */
+        if (__atomic_fetch_or(&r->ext[j], WIN_QUEUED, __ATOMIC_RELAXED) & WIN_QUEUED)
+            return true;
+        return push(w, level + 1, j, true);
+    }
+    if (__atomic_sub_fetch(&r->cnt[j], 1, __ATOMIC_RELAXED) != 0)
+        return true;
+    int slowest = (__atomic_load_n(&r->ext[j], __ATOMIC_RELAXED) & EXT_PLIES) + 1;
+    return push(w, slowest > level + 1 ? slowest : level + 1, j, false);
+}
+
+/* Step 3 for one position x, decided at level as won or lost. */
+static bool tell_predecessors(struct worker *w, struct retro *r, const dm_position *x, int level,
+                              bool won)
+{
+    const struct dm_variant *v = w->b->v;
     const struct geometry *g = v->geo;
     struct table *t = r->t;
     int mover = x->side ^ 1;
@@ -390,55 +527,103 @@ static bool tell_predecessors(struct retro *r, const dm_position *x, int level, 
                     y.kings = (y.kings & ~here) | from;
                 y.side = (uint8_t)mover;
                 int64_t j = egdb_index_of(&t->ix, &y);
-                if (j < 0 || t->values[j] != 0 || (r->ext[j] & TERMINAL))
+                if (j < 0 || __atomic_load_n(&t->values[j], __ATOMIC_RELAXED) != 0 ||
+                    (__atomic_load_n(&r->ext[j], __ATOMIC_RELAXED) & TERMINAL))
                     continue;
-                if (!won && (r->ext[j] & WIN_QUEUED))
+                if (!won && (__atomic_load_n(&r->ext[j], __ATOMIC_RELAXED) & WIN_QUEUED))
                     continue;
-                if (won && r->cnt[j] == ESCAPE)
+                if (won && __atomic_load_n(&r->cnt[j], __ATOMIC_RELAXED) == ESCAPE)
                     continue;
-                if (r->check_moves && !makes(r, &y, a, to, x))
+                if (r->check_moves && !makes(w, &y, a, to, x))
                     continue;
-                if (!won) {
-                    r->ext[j] |= WIN_QUEUED;
-                    if (!push(r, level + 1, (uint64_t)j, true))
-                        return false;
-                } else if (--r->cnt[j] == 0) {
-                    int slowest = (r->ext[j] & EXT_PLIES) + 1;
-                    if (!push(r, slowest > level + 1 ? slowest : level + 1, (uint64_t)j, false))
-                        return false;
-                }
+                if (!tell(w, r, (uint64_t)j, level, won))
+                    return false;
             }
         }
     }
     return true;
 }
 
-static bool run_levels(struct retro *r)
+/* Step 3 for one level: its queue is the workers' queues of that level one
+ * after the other. */
+struct level_queue {
+    struct retro *r;
+    int nseg;
+    const uint64_t *e[MAX_WORKERS];
+    uint64_t start[MAX_WORKERS + 1];
+};
+
+static void decide(struct worker *w, void *ctx, uint64_t lo, uint64_t hi)
 {
+    struct level_queue *lq = ctx;
+    struct retro *r = lq->r;
     struct table *t = r->t;
-    for (int level = 0; level < r->nlevels; level++) {
-        /* Not a pointer kept across the loop: a push may move the levels,
-         * and it adds to later levels only, so this one's entries stay. */
-        for (size_t k = 0; k < r->levels[level].n; k++) {
-            uint64_t i = r->levels[level].e[k] >> 1;
-            bool won = r->levels[level].e[k] & 1;
-            if (t->values[i] != 0)
-                continue;
-            t->values[i] = egdb_byte(won ? DM_EGDB_WIN : DM_EGDB_LOSS, level);
-            dm_position x;
-            egdb_position_at(&t->ix, i, &x);
-            if (!tell_predecessors(r, &x, level, won))
-                return false;
-        }
-        free(r->levels[level].e);
-        r->levels[level] = (struct queue){0};
+    int s = 0;
+    for (uint64_t g = lo; g < hi; g++) {
+        while (g >= lq->start[s + 1])
+            s++;
+        uint64_t e = lq->e[s][g - lq->start[s]];
+        uint64_t i = e >> 1;
+        bool won = e & 1;
+        uint8_t none = 0;
+        if (!__atomic_compare_exchange_n(&t->values[i], &none,
+                                         egdb_byte(won ? DM_EGDB_WIN : DM_EGDB_LOSS, r->level),
+                                         false, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+            continue; /* decided already, at this level or before */
+        dm_position x;
+        egdb_position_at(&t->ix, i, &x);
+        if (!tell_predecessors(w, r, &x, r->level, won))
+            return;
     }
-    return true;
+}
+
+static bool run_levels(struct builder *b, struct retro *r)
+{
+    for (int level = 0;; level++) {
+        struct level_queue lq = {.r = r};
+        bool more = false;
+        for (int k = 0; k < b->nworkers; k++) {
+            struct worker *w = &b->workers[k];
+            if (level >= w->nlevels)
+                continue;
+            more = true;
+            /* Fixed while the level runs: pushes go to later levels. */
+            lq.e[lq.nseg] = w->levels[level].e;
+            lq.start[lq.nseg + 1] = lq.start[lq.nseg] + w->levels[level].n;
+            lq.nseg++;
+        }
+        if (!more)
+            return true;
+        r->level = level;
+        struct job j = {.run = decide, .ctx = &lq, .n = lq.start[lq.nseg]};
+        bool ok = run_job(b, &j);
+        for (int k = 0; k < b->nworkers; k++) {
+            struct worker *w = &b->workers[k];
+            if (level < w->nlevels) {
+                free(w->levels[level].e);
+                w->levels[level] = (struct queue){0};
+            }
+        }
+        if (!ok)
+            return false;
+    }
+}
+
+static void drop_queues(struct builder *b)
+{
+    for (int k = 0; k < b->nworkers; k++) {
+        struct worker *w = &b->workers[k];
+        for (int level = 0; level < w->nlevels; level++)
+            free(w->levels[level].e);
+        free(w->levels);
+        w->levels = NULL;
+        w->nlevels = 0;
+    }
 }
 
 static bool build_table(struct builder *b, struct table *t)
 {
-    struct retro r = {.b = b, .t = t,
+    struct retro r = {.t = t,
                       .check_moves = b->v->linear_moves || b->v->far_row != FAR_ROW_FREE};
     size_t n = t->ix.size;
     r.cnt = calloc(n ? n : 1, 1);
@@ -449,12 +634,12 @@ static bool build_table(struct builder *b, struct table *t)
         goto done;
     }
     b->building = t;
-    ok = mark(&r) && count_successors(&r) && run_levels(&r);
+    struct job step1 = {.run = mark, .ctx = &r, .n = n};
+    struct job step2 = {.run = count_successors, .ctx = &r, .n = n};
+    ok = run_job(b, &step1) && run_job(b, &step2) && run_levels(b, &r);
     b->building = NULL;
 done:
-    for (int level = 0; level < r.nlevels; level++)
-        free(r.levels[level].e);
-    free(r.levels);
+    drop_queues(b);
     free(r.cnt);
     free(r.ext);
     return ok;
@@ -481,18 +666,44 @@ static int make_dirs(const char *path, dm_error *err)
     }
 }
 
-static bool start(struct builder *b, const dm_variant *v, dm_egdb_report *report, void *ctx,
-                  dm_error *err)
+/* The defaults: one thread per core; steps of fewer than 2^16 items (the
+ * small tables) on one thread; chunks of 4096 positions. */
+static struct egdb_build_opts options(const struct egdb_build_opts *o)
+{
+    struct egdb_build_opts r = o ? *o : (struct egdb_build_opts){0};
+    if (r.threads <= 0) {
+        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        r.threads = cores > 0 ? (int)cores : 1;
+    }
+    if (r.threads > MAX_WORKERS)
+        r.threads = MAX_WORKERS;
+    if (!r.min_parallel)
+        r.min_parallel = 1 << 16;
+    if (!r.chunk)
+        r.chunk = 4096;
+    return r;
+}
+
+static bool start(struct builder *b, const dm_variant *v, const struct egdb_build_opts *opts,
+                  dm_egdb_report *report, void *ctx, dm_error *err)
 {
     memset(b, 0, sizeof *b);
     b->v = v;
+    b->opts = options(opts);
     b->report = report;
     b->ctx = ctx;
     b->err = err;
-    b->lists = malloc(RESOLVE_DEPTH * sizeof *b->lists);
-    if (!b->lists)
-        snprintf(err->msg, sizeof err->msg, "out of memory");
-    return b->lists != NULL;
+    for (int k = 0; k < b->opts.threads; k++) {
+        struct worker *w = &b->workers[k];
+        w->b = b;
+        w->lists = malloc(RESOLVE_DEPTH * sizeof *w->lists);
+        if (!w->lists) {
+            snprintf(err->msg, sizeof err->msg, "out of memory");
+            return false;
+        }
+        b->nworkers++;
+    }
+    return true;
 }
 
 static void finish(struct builder *b)
@@ -507,7 +718,8 @@ static void finish(struct builder *b)
                         free(t);
                     }
                 }
-    free(b->lists);
+    for (int k = 0; k < b->nworkers; k++)
+        free(b->workers[k].lists);
 }
 
 /* Reads the table of s from its file into b; 1 if there is no file. */
@@ -546,18 +758,20 @@ static bool check_pieces(const dm_variant *v, int pieces, dm_error *err)
     return true;
 }
 
-int dm_egdb_build(const dm_variant *v, const char *root, int pieces, dm_egdb_report *report,
-                  void *ctx, dm_error *err)
+int dm_egdb_build(const dm_variant *v, const char *root, int pieces, int threads,
+                  dm_egdb_report *report, void *ctx, dm_error *err)
 {
     if (!check_pieces(v, pieces, err))
         return -1;
     struct egdb_sig sigs[MAX_SIGS];
     int nsigs = egdb_signatures(v, pieces, sigs, MAX_SIGS);
-    return egdb_build_sigs(v, root, sigs, nsigs, report, ctx, err);
+    struct egdb_build_opts opts = {.threads = threads};
+    return egdb_build_sigs(v, root, sigs, nsigs, &opts, report, ctx, err);
 }
 
 int egdb_build_sigs(const struct dm_variant *v, const char *root, const struct egdb_sig *sigs,
-                    int nsigs, dm_egdb_report *report, void *ctx, dm_error *err)
+                    int nsigs, const struct egdb_build_opts *opts, dm_egdb_report *report,
+                    void *ctx, dm_error *err)
 {
     if (!dm_egdb_supported(v, err))
         return -1;
@@ -566,9 +780,9 @@ int egdb_build_sigs(const struct dm_variant *v, const char *root, const struct e
     if (make_dirs(dir, err) != 0)
         return -1;
     struct builder b;
-    if (!start(&b, v, report, ctx, err))
-        return -1;
     int rc = -1, pieces = 0;
+    if (!start(&b, v, opts, report, ctx, err))
+        goto out;
     double all = now_s();
     for (int k = 0; k < nsigs; k++) {
         char path[700], name[32];
@@ -602,8 +816,8 @@ int egdb_build_sigs(const struct dm_variant *v, const char *root, const struct e
         say(&b, "%s: %s built: %llu positions, %lld bytes, %.2f s", v->id, name,
             (unsigned long long)t->ix.size, bytes, now_s() - t0);
     }
-    say(&b, "%s: %d tables up to %d pieces in %s, %.1f s", v->id, nsigs, pieces, dir,
-        now_s() - all);
+    say(&b, "%s: %d tables up to %d pieces in %s, %.1f s (%d thread%s)", v->id, nsigs, pieces,
+        dir, now_s() - all, b.nworkers, b.nworkers == 1 ? "" : "s");
     rc = 0;
 out:
     finish(&b);
@@ -613,14 +827,15 @@ out:
 /* ---- verify ------------------------------------------------------------- */
 
 /* What the position at i of t should hold, from its successors. */
-static uint8_t expected(struct builder *b, const struct table *t, uint64_t i)
+static uint8_t expected(struct worker *w, const struct table *t, uint64_t i)
 {
+    const struct dm_variant *v = w->b->v;
     dm_position pos;
     if (!egdb_position_at(&t->ix, i, &pos))
         return EGDB_NOT_STORED;
-    dm_move_list *list = &b->lists[0];
-    int count = dm_generate(b->v, &pos, list, 0);
-    struct val over = game_over(b->v, &pos, count);
+    dm_move_list *list = &w->lists[0];
+    int count = dm_generate(v, &pos, list, 0);
+    struct val over = game_over(v, &pos, count);
     if (over.wdl != 2)
         return egdb_byte(over.wdl, 0);
     if (list->moves[0].flags & DM_MOVE_CAPTURE)
@@ -629,25 +844,87 @@ static uint8_t expected(struct builder *b, const struct table *t, uint64_t i)
     bool any = false;
     for (int k = 0; k < count; k++) {
         dm_position next = pos;
-        dm_make_move(b->v, &next, &list->moves[k]);
-        fold(&best, &any, resolve(b, &next, 1));
+        dm_make_move(v, &next, &list->moves[k]);
+        fold(&best, &any, resolve(w, &next, 1));
     }
     return egdb_byte(best.wdl, best.plies);
 }
 
-long dm_egdb_verify(const dm_variant *v, const char *root, int pieces, dm_egdb_report *report,
-                    void *ctx, dm_error *err)
+/* Checks the positions lo..hi of a table; each worker keeps its first
+ * three wrong ones (its lowest: a worker's chunks come in order). */
+static void check_range(struct worker *w, void *ctx, uint64_t lo, uint64_t hi)
+{
+    const struct table *t = ctx;
+    for (uint64_t i = lo; i < hi; i++) {
+        uint8_t want = expected(w, t, i);
+        if (w->failed)
+            return;
+        if (want != t->values[i]) {
+            if (w->wrong < 3) {
+                w->first_wrong[w->wrong] = i;
+                w->held[w->wrong] = t->values[i];
+                w->want[w->wrong] = want;
+            }
+            w->wrong++;
+        }
+    }
+}
+
+/* Checks one table; its count of wrong values, or -1 (b->err set). */
+static long check_table(struct builder *b, const struct table *t, const char *name)
+{
+    for (int k = 0; k < b->nworkers; k++)
+        b->workers[k].wrong = 0;
+    struct job j = {.run = check_range, .ctx = (void *)t, .n = t->ix.size};
+    if (!run_job(b, &j))
+        return -1;
+    /* The three lowest, from every worker's first three. */
+    struct { uint64_t i; uint8_t held, want; } seen[3 * MAX_WORKERS];
+    int n = 0;
+    long bad = 0;
+    for (int k = 0; k < b->nworkers; k++) {
+        const struct worker *w = &b->workers[k];
+        for (int m = 0; m < 3 && m < w->wrong; m++) {
+            int at = n++;
+            for (; at > 0 && seen[at - 1].i > w->first_wrong[m]; at--)
+                seen[at] = seen[at - 1];
+            seen[at].i = w->first_wrong[m];
+            seen[at].held = w->held[m];
+            seen[at].want = w->want[m];
+        }
+    }
+    for (int m = 0; m < 3 && m < n; m++) {
+        dm_egdb_value x = egdb_value_of(seen[m].held), y = egdb_value_of(seen[m].want);
+        say(b, "%s: %s position %llu holds %d/%d, its successors say %d/%d", b->v->id, name,
+            (unsigned long long)seen[m].i, x.wdl, x.plies, y.wdl, y.plies);
+    }
+    for (int k = 0; k < b->nworkers; k++)
+        bad += b->workers[k].wrong;
+    return bad;
+}
+
+long dm_egdb_verify(const dm_variant *v, const char *root, int pieces, int threads,
+                    dm_egdb_report *report, void *ctx, dm_error *err)
+{
+    struct egdb_build_opts opts = {.threads = threads};
+    return egdb_verify(v, root, pieces, &opts, report, ctx, err);
+}
+
+long egdb_verify(const struct dm_variant *v, const char *root, int pieces,
+                 const struct egdb_build_opts *opts, dm_egdb_report *report, void *ctx,
+                 dm_error *err)
 {
     if (!dm_egdb_supported(v, err))
         return -1;
     if (pieces <= 0 || pieces > DM_EGDB_MAX_PIECES)
         pieces = DM_EGDB_MAX_PIECES;
     struct builder b;
-    if (!start(&b, v, report, ctx, err))
-        return -1;
+    long wrong = -1;
+    if (!start(&b, v, opts, report, ctx, err))
+        goto out;
     struct egdb_sig sigs[MAX_SIGS];
     int nsigs = egdb_signatures(v, pieces, sigs, MAX_SIGS);
-    long wrong = 0;
+    wrong = 0;
     int tables = 0;
     for (int k = 0; k < nsigs; k++) {
         char path[700];
@@ -665,18 +942,10 @@ long dm_egdb_verify(const dm_variant *v, const char *root, int pieces, dm_egdb_r
         char name[32];
         egdb_sig_name(&sigs[k], name, sizeof name);
         double t0 = now_s();
-        long bad = 0;
-        for (uint64_t i = 0; i < t->ix.size; i++) {
-            uint8_t want = expected(&b, t, i);
-            if (b.failed) {
-                wrong = -1;
-                goto out;
-            }
-            if (want != t->values[i] && bad++ < 3) {
-                dm_egdb_value x = egdb_value_of(t->values[i]), y = egdb_value_of(want);
-                say(&b, "%s: %s position %llu holds %d/%d, its successors say %d/%d", v->id, name,
-                    (unsigned long long)i, x.wdl, x.plies, y.wdl, y.plies);
-            }
+        long bad = check_table(&b, t, name);
+        if (bad < 0) {
+            wrong = -1;
+            goto out;
         }
         wrong += bad;
         say(&b, "%s: %s: %llu positions, %ld wrong, %.2f s", v->id, name,

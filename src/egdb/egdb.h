@@ -54,6 +54,10 @@ struct egdb_index {
     int8_t man_rank[2][DM_MAX_CELLS];  /* cell -> rank among man cells, or -1 */
     uint8_t man_cell[2][DM_MAX_CELLS]; /* rank -> cell                        */
     int man_cells[2];
+    /* Boards of 64 cells or fewer, with a fast pdep: the cells as words,
+     * ranked and placed by pext and pdep. */
+    bool narrow;
+    uint64_t board_mask, man_mask[2];
     uint64_t part[4];                  /* sizes: white men, black men, white kings, black kings */
     uint64_t half;                     /* one side to move                    */
     uint64_t size;                     /* both                                */
@@ -71,11 +75,26 @@ uint64_t egdb_binomial(int n, int k);
 
 /* ---- building (build.c) ------------------------------------------------- */
 
+/* How a build or a check shares its work between threads: how many (0:
+ * one per core), the fewest items a step must have to be shared (0: 2^16)
+ * and how many a thread takes at a time (0: 4096). */
+struct egdb_build_opts {
+    int threads;
+    uint64_t min_parallel;
+    uint64_t chunk;
+};
+
 /* Builds the tables of sigs that ROOT/variant lacks, in the order given
  * (each one's captures and promotions must lead to tables before it or
- * already there): dm_egdb_build with a chosen list. */
+ * already there): dm_egdb_build with a chosen list (opts NULL: the
+ * defaults). */
 int egdb_build_sigs(const struct dm_variant *v, const char *root, const struct egdb_sig *sigs,
-                    int nsigs, dm_egdb_report *report, void *ctx, dm_error *err);
+                    int nsigs, const struct egdb_build_opts *opts, dm_egdb_report *report,
+                    void *ctx, dm_error *err);
+/* dm_egdb_verify with opts. */
+long egdb_verify(const struct dm_variant *v, const char *root, int pieces,
+                 const struct egdb_build_opts *opts, dm_egdb_report *report, void *ctx,
+                 dm_error *err);
 
 /* ---- values ----------------------------------------------------------- */
 

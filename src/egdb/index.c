@@ -143,6 +143,12 @@ bool egdb_index_init(struct egdb_index *ix, const struct dm_variant *v, struct e
         }
         ix->man_cells[c] = k;
     }
+    ix->narrow = DM_FAST_PDEP && ix->ncells <= 64;
+    if (ix->narrow) {
+        ix->board_mask = ix->ncells == 64 ? ~0ull : (1ull << ix->ncells) - 1;
+        for (int c = 0; c < 2; c++)
+            ix->man_mask[c] = ix->board_mask & ~(uint64_t)v->promo_bb[c];
+    }
     int men = sig.men[0] + sig.men[1];
     if (egdb_sig_pieces(&sig) > DM_EGDB_MAX_PIECES)
         return false;
@@ -174,8 +180,53 @@ static int free_ranks(dm_bits set, dm_bits taken, int *p)
     return k;
 }
 
+/* The rank of the set of the low bits set in bits (comb_rank of their
+ * positions). */
+static inline uint64_t comb_rank_bits(uint64_t bits)
+{
+    uint64_t r = 0;
+    for (int i = 1; bits; i++, bits &= bits - 1)
+        r += binom[ctz64(bits)][i];
+    return r;
+}
+
+/* The set of k positions ranked r, as bits (comb_unrank). */
+static inline uint64_t comb_unrank_bits(uint64_t r, int k, int n)
+{
+    uint64_t bits = 0;
+    int top = n - 1;
+    for (int i = k; i >= 1; i--) {
+        while (binom[top][i] > r)
+            top--;
+        bits |= 1ull << top;
+        r -= binom[top][i];
+        top--;
+    }
+    return bits;
+}
+
+/* egdb_index_of on a narrow board: each digit is the rank of a word's bits
+ * gathered from the cells it may use. */
+static int64_t index_of_narrow(const struct egdb_index *ix, const dm_position *pos)
+{
+    uint64_t white = (uint64_t)pos->white, black = (uint64_t)pos->black;
+    uint64_t kings = (uint64_t)pos->kings;
+    uint64_t wm = white & ~kings, bm = black & ~kings, wk = white & kings;
+    if ((wm & ~ix->man_mask[0]) | (bm & ~ix->man_mask[1]))
+        return -1;
+    uint64_t i = pos->side;
+    i = i * ix->part[0] + comb_rank_bits(pext64(wm, ix->man_mask[0]));
+    i = i * ix->part[1] + comb_rank_bits(pext64(bm, ix->man_mask[1]));
+    uint64_t left = ix->board_mask & ~(wm | bm);
+    i = i * ix->part[2] + comb_rank_bits(pext64(wk, left));
+    i = i * ix->part[3] + comb_rank_bits(pext64(black & kings, left & ~wk));
+    return (int64_t)i;
+}
+
 int64_t egdb_index_of(const struct egdb_index *ix, const dm_position *pos)
 {
+    if (ix->narrow)
+        return index_of_narrow(ix, pos);
     int p[DM_EGDB_MAX_PIECES + 1];
     uint64_t digit[4];
     dm_bits own[2] = {pos->white, pos->black};
@@ -233,6 +284,23 @@ bool egdb_position_at(const struct egdb_index *ix, uint64_t i, dm_position *pos)
     memset(pos, 0, sizeof *pos);
     pos->side = (uint8_t)i;
     pos->king_cell[0] = pos->king_cell[1] = DM_NO_CELL;
+    if (ix->narrow) {
+        const struct egdb_sig *s = &ix->sig;
+        uint64_t wm = pdep64(comb_unrank_bits(digit[0], s->men[0], ix->man_cells[0]),
+                             ix->man_mask[0]);
+        uint64_t bm = pdep64(comb_unrank_bits(digit[1], s->men[1], ix->man_cells[1]),
+                             ix->man_mask[1]);
+        if (wm & bm)
+            return false;
+        uint64_t left = ix->board_mask & ~(wm | bm);
+        uint64_t wk = pdep64(comb_unrank_bits(digit[2], s->kings[0], popcount64(left)), left);
+        left &= ~wk;
+        uint64_t bk = pdep64(comb_unrank_bits(digit[3], s->kings[1], popcount64(left)), left);
+        pos->white = wm | wk;
+        pos->black = bm | bk;
+        pos->kings = wk | bk;
+        return true;
+    }
     dm_bits men[2];
     int p[DM_EGDB_MAX_PIECES + 1];
     for (int c = 0; c < 2; c++) {

@@ -41,6 +41,17 @@ run egdb verify --variant english --dir "$db"
 [ "$rc" -eq 0 ] || fail "egdb verify: exit $rc ($(cat "$tmp/err"))"
 says "egdb verify" "egdb verify: english: 0 wrong values"
 
+# Two threads make the same files as one.
+run egdb build --variant english --pieces 3 --dir "$tmp/egdb2" --threads 2
+[ "$rc" -eq 0 ] || fail "egdb build --threads 2: exit $rc ($(cat "$tmp/err"))"
+says "egdb build --threads 2" "english: 16 tables up to 3 pieces in $tmp/egdb2/english"
+says "egdb build --threads 2" "(2 threads)"
+for f in "$db"/english/*.egdb; do
+    cmp -s "$f" "$tmp/egdb2/english/$(basename "$f")" || fail "egdb build --threads 2: $(basename "$f") differs"
+done
+run egdb verify --variant english --dir "$tmp/egdb2" --threads 2
+says "egdb verify --threads 2" "egdb verify: english: 0 wrong values"
+
 probe() { # FEN EXPECTED
     run egdb probe --variant english --dir "$db" --fen "$1"
     [ "$rc" -eq 0 ] || fail "egdb probe $1: exit $rc ($(cat "$tmp/err"))"
@@ -63,6 +74,9 @@ expect 2 frob egdb frob
 expect 2 --bogus egdb build --variant english --pieces 3 --bogus
 expect 2 --pieces egdb build --variant english
 expect 2 --pieces egdb build --variant english --pieces 9
+expect 2 --threads egdb build --variant english --pieces 3 --threads 0
+expect 2 --threads egdb verify --variant english --threads many
+expect 2 --threads egdb probe --variant english --fen W:WK32:BK1 --threads 2
 expect 2 --variant egdb verify
 expect 2 --fen egdb probe --variant english
 expect 2 --dir egdb info --variant english --dir

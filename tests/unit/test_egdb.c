@@ -184,7 +184,7 @@ static void test_index_sizes(void **state)
 static void build(const char *id, int pieces)
 {
     dm_error err;
-    int rc = dm_egdb_build(dm_variant_by_id(id), root, pieces, NULL, NULL, &err);
+    int rc = dm_egdb_build(dm_variant_by_id(id), root, pieces, 0, NULL, NULL, &err);
     if (rc != 0)
         fail_msg("build %s: %s", id, err.msg);
 }
@@ -251,7 +251,7 @@ static void test_russian_three_kings(void **state)
         {{0, 0}, {3, 1}}, {{0, 0}, {2, 2}}, {{0, 0}, {1, 3}},
     };
     dm_error err;
-    if (egdb_build_sigs(v, root, kings_only, 6, NULL, NULL, &err) != 0)
+    if (egdb_build_sigs(v, root, kings_only, 6, NULL, NULL, NULL, &err) != 0)
         fail_msg("build: %s", err.msg);
     int plies = -1;
     assert_int_equal(probe("russian", "W:WKa1,Kc1,Ke1:BKf8", &plies), 'W');
@@ -261,7 +261,7 @@ static void test_russian_three_kings(void **state)
      * Black's on h8 then takes it: lost in 2 plies. */
     assert_int_equal(probe("russian", "W:WKa1:BKh8", &plies), 'L');
     assert_int_equal(plies, 2);
-    long wrong = dm_egdb_verify(v, root, 0, NULL, NULL, &err);
+    long wrong = dm_egdb_verify(v, root, 0, 0, NULL, NULL, &err);
     assert_int_equal(wrong, 0);
 }
 
@@ -287,8 +287,8 @@ static void test_verify(void **state)
     build("english", 3);
     build("russian", 3);
     dm_error err;
-    assert_int_equal(dm_egdb_verify(dm_variant_by_id("english"), root, 3, NULL, NULL, &err), 0);
-    assert_int_equal(dm_egdb_verify(dm_variant_by_id("russian"), root, 3, NULL, NULL, &err), 0);
+    assert_int_equal(dm_egdb_verify(dm_variant_by_id("english"), root, 3, 0, NULL, NULL, &err), 0);
+    assert_int_equal(dm_egdb_verify(dm_variant_by_id("russian"), root, 3, 0, NULL, NULL, &err), 0);
 
     /* English is the same game seen from the other side: turning the board
      * round and swapping the colours keeps every value. */
@@ -343,8 +343,92 @@ static void test_verify(void **state)
     values[changed] ^= 1; /* a win becomes a loss or the other way */
     assert_int_equal(egdb_write(path, &ix, values, EGDB_BLOCK, &err), 0);
     free(values);
-    long wrong = dm_egdb_verify(v, other, 3, NULL, NULL, &err);
+    long wrong = dm_egdb_verify(v, other, 3, 0, NULL, NULL, &err);
     assert_true(wrong >= 1);
+}
+
+/* The bytes of the file at path, and its size in *size. */
+static uint8_t *file_bytes(const char *path, long *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        fail_msg("cannot open %s", path);
+    assert_int_equal(fseek(f, 0, SEEK_END), 0);
+    *size = ftell(f);
+    rewind(f);
+    uint8_t *buf = malloc((size_t)*size + 1);
+    assert_non_null(buf);
+    assert_int_equal(fread(buf, 1, (size_t)*size, f), (size_t)*size);
+    fclose(f);
+    return buf;
+}
+
+/* Four threads taking 64 positions at a time (every step shared, however
+ * small) build the same files as one thread, and check them; a value
+ * changed is still found.  English to 3 pieces, Russian's flying kings to
+ * 4 (long chains of levels in step 3; 3 in the sanitizers' quick run),
+ * Alquerque to 3 (each move back checked by generating moves). */
+static void test_threads(void **state)
+{
+    (void)state;
+    const struct egdb_build_opts one = {.threads = 1};
+    const struct egdb_build_opts four = {.threads = 4, .min_parallel = 1, .chunk = 64};
+    const struct {
+        const char *id;
+        int pieces;
+        bool kings_only;
+    } cases[] = {{"english", 3, false},
+                 {"russian", tu_quick() ? 3 : 4, true},
+                 {"alquerque", 3, false}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        const struct dm_variant *v = dm_variant_by_id(cases[c].id);
+        struct egdb_sig all[64], sigs[64];
+        int n = 0, total = egdb_signatures(v, cases[c].pieces, all, 64);
+        for (int k = 0; k < total; k++)
+            if (!cases[c].kings_only || all[k].men[0] + all[k].men[1] == 0)
+                sigs[n++] = all[k];
+        char a[300], b[300];
+        snprintf(a, sizeof a, "%s/one-%s", root, v->id);
+        snprintf(b, sizeof b, "%s/four-%s", root, v->id);
+        dm_error err;
+        if (egdb_build_sigs(v, a, sigs, n, &one, NULL, NULL, &err) != 0 ||
+            egdb_build_sigs(v, b, sigs, n, &four, NULL, NULL, &err) != 0)
+            fail_msg("build %s: %s", v->id, err.msg);
+        for (int k = 0; k < n; k++) {
+            char pa[700], pb[700];
+            assert_int_equal(egdb_table_path(a, v, &sigs[k], pa, sizeof pa), 0);
+            assert_int_equal(egdb_table_path(b, v, &sigs[k], pb, sizeof pb), 0);
+            long sa, sb;
+            uint8_t *da = file_bytes(pa, &sa), *db = file_bytes(pb, &sb);
+            assert_int_equal(sa, sb);
+            assert_memory_equal(da, db, (size_t)sa);
+            free(da);
+            free(db);
+        }
+        assert_int_equal(egdb_verify(v, b, 0, &four, NULL, NULL, &err), 0);
+    }
+
+    /* 2k-1k of Russian with the first decided value turned over. */
+    const struct dm_variant *v = dm_variant_by_id("russian");
+    char dir[300], path[700];
+    snprintf(dir, sizeof dir, "%s/four-russian", root);
+    struct egdb_sig sig = {{0, 0}, {2, 1}};
+    assert_int_equal(egdb_table_path(dir, v, &sig, path, sizeof path), 0);
+    dm_error err;
+    struct egdb_file f;
+    assert_int_equal(egdb_open_file(&f, path, v, &sig, &err), 0);
+    uint8_t *values = egdb_read_all(&f, &err);
+    assert_non_null(values);
+    egdb_close_file(&f);
+    struct egdb_index ix;
+    assert_true(egdb_index_init(&ix, v, sig));
+    uint64_t changed = 0;
+    while (values[changed] < 2)
+        changed++;
+    values[changed] ^= 1;
+    assert_int_equal(egdb_write(path, &ix, values, EGDB_BLOCK, &err), 0);
+    free(values);
+    assert_true(egdb_verify(v, dir, 0, &four, NULL, NULL, &err) >= 1);
 }
 
 /* Tables of every block size a reader takes (16384: those built before
@@ -550,7 +634,7 @@ static void test_damaged_files(void **state)
     copy_file(good, bad);
     damage(bad, 200, 0x55, -1);
     dm_error err;
-    assert_int_equal(dm_egdb_verify(v, dir, 0, NULL, NULL, &err), -1);
+    assert_int_equal(dm_egdb_verify(v, dir, 0, 0, NULL, NULL, &err), -1);
     assert_non_null(strstr(err.msg, "checksum"));
 }
 
@@ -563,10 +647,10 @@ static void test_unsupported(void **state)
          *id; id++) {
         assert_false(dm_egdb_supported(dm_variant_by_id(*id), &err));
         assert_non_null(strstr(err.msg, "not supported for"));
-        assert_int_equal(dm_egdb_build(dm_variant_by_id(*id), root, 2, NULL, NULL, &err), -1);
+        assert_int_equal(dm_egdb_build(dm_variant_by_id(*id), root, 2, 0, NULL, NULL, &err), -1);
     }
     assert_true(dm_egdb_supported(dm_variant_by_id("international"), &err));
-    assert_int_equal(dm_egdb_build(dm_variant_by_id("english"), root, 9, NULL, NULL, &err), -1);
+    assert_int_equal(dm_egdb_build(dm_variant_by_id("english"), root, 9, 0, NULL, NULL, &err), -1);
     assert_non_null(strstr(err.msg, "pieces must be 2 to 8"));
     /* No folder: a database that answers nothing. */
     dm_egdb *db = dm_egdb_open(dm_variant_by_id("english"), "/nonexistent/egdb", &err);
@@ -648,6 +732,7 @@ int main(void)
         cmocka_unit_test(test_english_values),
         cmocka_unit_test(test_russian_three_kings),
         cmocka_unit_test(test_verify),
+        cmocka_unit_test(test_threads),
         cmocka_unit_test(test_block_sizes),
         cmocka_unit_test(test_cache_eviction),
         cmocka_unit_test(test_damaged_files),
@@ -655,5 +740,9 @@ int main(void)
         cmocka_unit_test(test_engine_probes),
         cmocka_unit_test(test_player_engine_probes),
     };
+    /* check-tsan runs test_threads alone. */
+    const char *only = getenv("DAMIER_TEST_FILTER");
+    if (only && *only)
+        cmocka_set_test_filter(only);
     return cmocka_run_group_tests(tests, setup_root, teardown_root);
 }

@@ -281,6 +281,29 @@ static int probe_same(dm_egdb *da, const dm_position *p, dm_egdb *db, const dm_p
     return ra;
 }
 
+/* Turns the first decided value of v's 2k-1k table under dir over: a win
+ * becomes a loss or the other way. */
+static void turn_over_first_decided(const struct dm_variant *v, const char *dir)
+{
+    struct egdb_sig sig = {{0, 0}, {2, 1}};
+    char path[700];
+    assert_int_equal(egdb_table_path(dir, v, &sig, path, sizeof path), 0);
+    dm_error err;
+    struct egdb_file f;
+    assert_int_equal(egdb_open_file(&f, path, v, &sig, &err), 0);
+    uint8_t *values = egdb_read_all(&f, &err);
+    assert_non_null(values);
+    egdb_close_file(&f);
+    struct egdb_index ix;
+    assert_true(egdb_index_init(&ix, v, sig));
+    uint64_t changed = 0;
+    while (values[changed] < 2)
+        changed++;
+    values[changed] ^= 1;
+    assert_int_equal(egdb_write(path, &ix, values, EGDB_BLOCK, &err), 0);
+    free(values);
+}
+
 static void test_verify(void **state)
 {
     (void)state;
@@ -327,22 +350,7 @@ static void test_verify(void **state)
     snprintf(cmd, sizeof cmd, "mkdir -p '%s' && cp -r '%s/english' '%s/'", other, root, other);
     assert_int_equal(system(cmd), 0);
     const struct dm_variant *v = dm_variant_by_id("english");
-    struct egdb_sig sig = {{0, 0}, {2, 1}};
-    char path[700];
-    assert_int_equal(egdb_table_path(other, v, &sig, path, sizeof path), 0);
-    struct egdb_file f;
-    assert_int_equal(egdb_open_file(&f, path, v, &sig, &err), 0);
-    uint8_t *values = egdb_read_all(&f, &err);
-    assert_non_null(values);
-    egdb_close_file(&f);
-    struct egdb_index ix;
-    assert_true(egdb_index_init(&ix, v, sig));
-    uint64_t changed = 0;
-    while (values[changed] < 2)
-        changed++;
-    values[changed] ^= 1; /* a win becomes a loss or the other way */
-    assert_int_equal(egdb_write(path, &ix, values, EGDB_BLOCK, &err), 0);
-    free(values);
+    turn_over_first_decided(v, other);
     long wrong = dm_egdb_verify(v, other, 3, 0, NULL, NULL, &err);
     assert_true(wrong >= 1);
 }
@@ -408,26 +416,11 @@ static void test_threads(void **state)
         assert_int_equal(egdb_verify(v, b, 0, &four, NULL, NULL, &err), 0);
     }
 
-    /* 2k-1k of Russian with the first decided value turned over. */
     const struct dm_variant *v = dm_variant_by_id("russian");
-    char dir[300], path[700];
+    char dir[300];
     snprintf(dir, sizeof dir, "%s/four-russian", root);
-    struct egdb_sig sig = {{0, 0}, {2, 1}};
-    assert_int_equal(egdb_table_path(dir, v, &sig, path, sizeof path), 0);
+    turn_over_first_decided(v, dir);
     dm_error err;
-    struct egdb_file f;
-    assert_int_equal(egdb_open_file(&f, path, v, &sig, &err), 0);
-    uint8_t *values = egdb_read_all(&f, &err);
-    assert_non_null(values);
-    egdb_close_file(&f);
-    struct egdb_index ix;
-    assert_true(egdb_index_init(&ix, v, sig));
-    uint64_t changed = 0;
-    while (values[changed] < 2)
-        changed++;
-    values[changed] ^= 1;
-    assert_int_equal(egdb_write(path, &ix, values, EGDB_BLOCK, &err), 0);
-    free(values);
     assert_true(egdb_verify(v, dir, 0, &four, NULL, NULL, &err) >= 1);
 }
 

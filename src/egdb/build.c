@@ -297,6 +297,9 @@ struct retro {
      * position with no capture pending) is always a legal move; Dameo's
      * runs of men and Alquerque's stuck men are checked. */
     bool check_moves;
+    /* Of a position to decide, its successors in the table not yet decided
+     * (or ESCAPE); of one with a capture pending, its value (a value byte,
+     * step 1). */
     uint8_t *cnt;
     uint16_t *ext;
     int level; /* step 3: the level being decided */
@@ -371,7 +374,13 @@ static void mark(struct worker *w, void *ctx, uint64_t lo, uint64_t hi)
             if (!push(w, 0, i, over.wdl == DM_EGDB_WIN))
                 return;
         } else if (capture) {
+            /* Valued once here, not once for each position that leads
+             * to it: its captures lead to smaller tables only. */
             t->values[i] = EGDB_NOT_STORED;
+            struct val x = resolve(w, &pos, 1);
+            if (w->failed)
+                return;
+            r->cnt[i] = egdb_byte(x.wdl, x.plies);
         }
     }
 }
@@ -408,18 +417,23 @@ static void count_successors(struct worker *w, void *ctx, uint64_t lo, uint64_t 
             const dm_move *m = &list->moves[k];
             dm_position next = pos;
             dm_make_move(v, &next, m);
+            struct val x;
             /* A quiet move that crowns no man keeps the material. */
-            if (!(m->flags & (DM_MOVE_CAPTURE | DM_MOVE_PROMOTES))) {
-                int64_t j = egdb_index_of(&t->ix, &next);
-                if (j >= 0 && t->values[j] != EGDB_NOT_STORED) {
-                    inside[n++] = (uint64_t)j;
-                    continue;
-                }
+            int64_t j = m->flags & (DM_MOVE_CAPTURE | DM_MOVE_PROMOTES)
+                            ? -1
+                            : egdb_index_of(&t->ix, &next);
+            if (j >= 0 && t->values[j] != EGDB_NOT_STORED) {
+                inside[n++] = (uint64_t)j;
+                continue;
+            } else if (j >= 0) {
+                dm_egdb_value c = egdb_value_of(r->cnt[j]); /* a capture pending */
+                x = (struct val){c.wdl, c.plies};
+            } else {
+                /* resolve() uses lists from 1 up: keep this node's list. */
+                x = resolve(w, &next, 1);
+                if (w->failed)
+                    return;
             }
-            /* resolve() uses lists from 1 up: keep this node's list. */
-            struct val x = resolve(w, &next, 1);
-            if (w->failed)
-                return;
             if (x.wdl == DM_EGDB_LOSS) {
                 if (win_at < 0 || x.plies + 1 < win_at)
                     win_at = x.plies + 1;

@@ -190,19 +190,27 @@ static inline uint64_t comb_rank_bits(uint64_t bits)
     return r;
 }
 
-/* The set of k positions ranked r, as bits (comb_unrank). */
+/* The set of k positions ranked r, as bits (comb_unrank): each position
+ * the highest whose binomial fits in what is left of r, found by halving;
+ * the last one is r itself (binom[p][1] = p). */
 static inline uint64_t comb_unrank_bits(uint64_t r, int k, int n)
 {
     uint64_t bits = 0;
     int top = n - 1;
-    for (int i = k; i >= 1; i--) {
-        while (binom[top][i] > r)
-            top--;
+    for (int i = k; i >= 2; i--) {
+        int lo = i - 1; /* binom[i - 1][i] = 0 fits */
+        while (lo < top) {
+            int mid = (lo + top + 1) / 2;
+            if (binom[mid][i] > r)
+                top = mid - 1;
+            else
+                lo = mid;
+        }
         bits |= 1ull << top;
         r -= binom[top][i];
         top--;
     }
-    return bits;
+    return k >= 1 ? bits | 1ull << r : bits;
 }
 
 /* egdb_index_of on a narrow board: each digit is the rank of a word's bits

@@ -151,6 +151,7 @@ struct job {
     void (*run)(struct worker *w, void *ctx, uint64_t lo, uint64_t hi);
     void *ctx;
     uint64_t n;
+    uint64_t chunk, min_parallel; /* 0: the builder's options */
     uint64_t next; /* the first item no worker has taken (atomic) */
     bool stop;     /* a worker failed (atomic)                    */
 };
@@ -180,8 +181,9 @@ static void *job_loop(void *arg)
  * b->err set, if a worker failed. */
 static bool run_job(struct builder *b, struct job *j)
 {
-    uint64_t chunk = b->opts.chunk;
-    int n = j->n >= b->opts.min_parallel ? b->nworkers : 1;
+    uint64_t chunk = j->chunk ? j->chunk : b->opts.chunk;
+    uint64_t min_parallel = j->min_parallel ? j->min_parallel : b->opts.min_parallel;
+    int n = j->n >= min_parallel ? b->nworkers : 1;
     if ((uint64_t)n > (j->n + chunk - 1) / chunk)
         n = (int)((j->n + chunk - 1) / chunk);
     if (n < 1)
@@ -659,6 +661,28 @@ done:
     return ok;
 }
 
+/* Compresses blocks lo..hi of a table being written. */
+static void compress_blocks(struct worker *w, void *ctx, uint64_t lo, uint64_t hi)
+{
+    egdb_writer_compress(ctx, (uint32_t)lo, (uint32_t)hi); /* finish reports a failure */
+    (void)w;
+}
+
+/* Writes t's file, its blocks compressed by the workers. */
+static bool write_table(struct builder *b, const struct table *t, const char *path)
+{
+    struct egdb_writer wr;
+    if (egdb_writer_init(&wr, path, &t->ix, t->values, EGDB_BLOCK, b->err) != 0)
+        return false;
+    /* A block holds a chunk of positions: blocks are shared one at a time,
+     * from as many as a step of positions is. */
+    uint64_t per = EGDB_BLOCK;
+    struct job j = {.run = compress_blocks, .ctx = &wr, .n = wr.blocks, .chunk = 1,
+                    .min_parallel = (b->opts.min_parallel + per - 1) / per};
+    run_job(b, &j);
+    return egdb_writer_finish(&wr, path, b->err) == 0;
+}
+
 /* ---- the whole build ------------------------------------------------------- */
 
 static int make_dirs(const char *path, dm_error *err)
@@ -823,7 +847,7 @@ int egdb_build_sigs(const struct dm_variant *v, const char *root, const struct e
         }
         *slot(&b, &sigs[k]) = t;
         double t0 = now_s();
-        if (!build_table(&b, t) || egdb_write(path, &t->ix, t->values, EGDB_BLOCK, err) != 0)
+        if (!build_table(&b, t) || !write_table(&b, t, path))
             goto out;
         struct stat st;
         long long bytes = stat(path, &st) == 0 ? (long long)st.st_size : -1;

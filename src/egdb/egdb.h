@@ -157,6 +157,23 @@ int egdb_table_path(const char *root, const struct dm_variant *v, const struct e
  * with err set. */
 int egdb_write(const char *path, const struct egdb_index *ix, const uint8_t *values,
                uint32_t block_size, dm_error *err);
+/* egdb_write in three steps, so that threads may share the compression:
+ * init (0, or -1 with err set), compress blocks first..end-1 (ranges apart
+ * may run at once; false if zlib failed, which finish then reports), finish
+ * (writes the file and frees what init took, whatever happens; 0 or -1). */
+struct egdb_writer {
+    const struct egdb_index *ix;
+    const uint8_t *values;
+    uint32_t block_size, blocks;
+    size_t bound;   /* the room of a compressed block             */
+    uint8_t *slots; /* block b at b * bound                        */
+    size_t *lens;   /* its compressed length; 0: not compressed   */
+};
+int egdb_writer_init(struct egdb_writer *w, const char *path, const struct egdb_index *ix,
+                     const uint8_t *values, uint32_t block_size, dm_error *err);
+bool egdb_writer_compress(struct egdb_writer *w, uint32_t first, uint32_t end);
+int egdb_writer_finish(struct egdb_writer *w, const char *path, dm_error *err);
+void egdb_writer_free(struct egdb_writer *w);
 
 /* A table file mapped into memory, its header checked against v and sig
  * and its checksum against its bytes. */

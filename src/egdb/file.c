@@ -89,21 +89,62 @@ static bool block_size_ok(uint32_t bs)
     return bs >= 256 && bs <= EGDB_BLOCK_MAX && !(bs & (bs - 1));
 }
 
-int egdb_write(const char *path, const struct egdb_index *ix, const uint8_t *values,
-               uint32_t block_size, dm_error *err)
+int egdb_writer_init(struct egdb_writer *w, const char *path, const struct egdb_index *ix,
+                     const uint8_t *values, uint32_t block_size, dm_error *err)
 {
+    memset(w, 0, sizeof *w);
     if (!block_size_ok(block_size)) {
         snprintf(err->msg, sizeof err->msg, "%s: a block of %u values (a power of two from 256 to %d)",
                  path, block_size, EGDB_BLOCK_MAX);
         return -1;
     }
+    w->ix = ix;
+    w->values = values;
+    w->block_size = block_size;
+    w->blocks = (uint32_t)((ix->size + block_size - 1) / block_size);
+    w->bound = compressBound(block_size);
+    w->slots = malloc((size_t)w->blocks * w->bound + 1);
+    w->lens = calloc((size_t)w->blocks + 1, sizeof *w->lens);
+    if (!w->slots || !w->lens) {
+        egdb_writer_free(w);
+        snprintf(err->msg, sizeof err->msg, "out of memory writing %s", path);
+        return -1;
+    }
+    return 0;
+}
+
+void egdb_writer_free(struct egdb_writer *w)
+{
+    free(w->slots);
+    free(w->lens);
+    w->slots = NULL;
+    w->lens = NULL;
+}
+
+bool egdb_writer_compress(struct egdb_writer *w, uint32_t first, uint32_t end)
+{
+    for (uint32_t b = first; b < end; b++) {
+        uint64_t start = (uint64_t)b * w->block_size, size = w->ix->size;
+        uLong len = (uLong)(size - start < w->block_size ? size - start : w->block_size);
+        uLongf out = (uLongf)w->bound;
+        if (compress2(w->slots + (size_t)b * w->bound, &out, w->values + start, len, 6) != Z_OK)
+            return false;
+        w->lens[b] = out;
+    }
+    return true;
+}
+
+int egdb_writer_finish(struct egdb_writer *w, const char *path, dm_error *err)
+{
+    const struct egdb_index *ix = w->ix;
+    const uint8_t *values = w->values;
     struct egdb_header h;
     memset(&h, 0, sizeof h);
     snprintf(h.variant, sizeof h.variant, "%s", ix->v->id);
     h.sig = ix->sig;
     h.positions = ix->size;
-    h.block_size = block_size;
-    h.blocks = (uint32_t)((ix->size + block_size - 1) / block_size);
+    h.block_size = w->block_size;
+    h.blocks = w->blocks;
     for (uint64_t i = 0; i < ix->size; i++) {
         dm_egdb_value val = egdb_value_of(values[i]);
         if (values[i] == EGDB_NOT_STORED)
@@ -116,50 +157,38 @@ int egdb_write(const char *path, const struct egdb_index *ix, const uint8_t *val
             h.draws++;
     }
 
-    uLong bound = compressBound(block_size);
     size_t noff = (size_t)h.blocks + 1;
     uint8_t *offsets = malloc(noff * 8);
-    uint8_t *blocks = NULL;
-    size_t used = 0, cap = 0;
     int rc = -1;
     FILE *f = NULL;
     char tmp[600];
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    if (!offsets)
-        goto out_of_memory;
+    if (!offsets) {
+        snprintf(err->msg, sizeof err->msg, "out of memory writing %s", path);
+        goto done;
+    }
+    uint64_t used = 0;
     for (uint32_t b = 0; b < h.blocks; b++) {
-        if (used + bound > cap) {
-            size_t ncap = cap ? 2 * cap : 1 << 20;
-            while (ncap < used + bound)
-                ncap *= 2;
-            uint8_t *nb = realloc(blocks, ncap);
-            if (!nb)
-                goto out_of_memory;
-            blocks = nb;
-            cap = ncap;
-        }
-        uint64_t start = (uint64_t)b * block_size;
-        uLong len = (uLong)(ix->size - start < block_size ? ix->size - start : block_size);
-        uLongf out = (uLongf)(cap - used);
-        put64(offsets + 8 * (size_t)b, used);
-        if (compress2(blocks + used, &out, values + start, len, 6) != Z_OK) {
+        if (!w->lens[b]) {
             snprintf(err->msg, sizeof err->msg, "%s: zlib could not compress block %u", path, b);
             goto done;
         }
-        used += out;
+        put64(offsets + 8 * (size_t)b, used);
+        used += w->lens[b];
     }
     put64(offsets + 8 * (size_t)h.blocks, used);
-    h.data_crc = (uint32_t)crc32(crc32(0, offsets, (uInt)(noff * 8)), blocks, (uInt)used);
+    uLong crc = crc32(0, offsets, (uInt)(noff * 8));
+    for (uint32_t b = 0; b < h.blocks; b++)
+        crc = crc32(crc, w->slots + (size_t)b * w->bound, (uInt)w->lens[b]);
+    h.data_crc = (uint32_t)crc;
 
     uint8_t head[HEADER_BYTES];
     encode_header(head, &h);
     f = fopen(tmp, "wb");
-    if (!f) {
-        snprintf(err->msg, sizeof err->msg, "cannot write %s: %s", tmp, strerror(errno));
-        goto done;
-    }
-    if (!write_all(f, head, sizeof head) || !write_all(f, offsets, noff * 8) ||
-        !write_all(f, blocks, used) || fflush(f) != 0) {
+    bool written = f && write_all(f, head, sizeof head) && write_all(f, offsets, noff * 8);
+    for (uint32_t b = 0; written && b < h.blocks; b++)
+        written = write_all(f, w->slots + (size_t)b * w->bound, w->lens[b]);
+    if (!written || fflush(f) != 0) {
         snprintf(err->msg, sizeof err->msg, "cannot write %s: %s", tmp, strerror(errno));
         goto done;
     }
@@ -175,17 +204,24 @@ int egdb_write(const char *path, const struct egdb_index *ix, const uint8_t *val
         goto done;
     }
     rc = 0;
-    goto done;
-out_of_memory:
-    snprintf(err->msg, sizeof err->msg, "out of memory writing %s", path);
 done:
     if (f) {
         fclose(f);
         remove(tmp);
     }
     free(offsets);
-    free(blocks);
+    egdb_writer_free(w);
     return rc;
+}
+
+int egdb_write(const char *path, const struct egdb_index *ix, const uint8_t *values,
+               uint32_t block_size, dm_error *err)
+{
+    struct egdb_writer w;
+    if (egdb_writer_init(&w, path, ix, values, block_size, err) != 0)
+        return -1;
+    egdb_writer_compress(&w, 0, w.blocks); /* a block that fails has no length */
+    return egdb_writer_finish(&w, path, err);
 }
 
 /* ---- reading ------------------------------------------------------------ */

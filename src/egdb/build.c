@@ -764,7 +764,7 @@ static void finish(struct builder *b)
 static int load(struct builder *b, const char *path, const struct egdb_sig *s)
 {
     struct egdb_file f;
-    int rc = egdb_open_file(&f, path, b->v, s, b->err);
+    int rc = egdb_open_file(&f, path, b->v, s, EGDB_CHECK_ALL, b->err);
     if (rc != 0)
         return rc;
     struct table *t = calloc(1, sizeof *t);

@@ -163,7 +163,7 @@ static void open_table(dm_egdb *db, struct probe_table *t, const struct egdb_sig
     t->state = TABLE_MISSING;
     if (egdb_table_path(db->root, db->v, s, path, sizeof path) != 0)
         return;
-    int rc = egdb_open_file(&t->file, path, db->v, s, &err);
+    int rc = egdb_open_file(&t->file, path, db->v, s, EGDB_CHECK_BLOCKS, &err);
     if (rc == 0 && egdb_index_init(&t->ix, db->v, *s)) {
         t->state = TABLE_OPEN;
     } else if (rc < 0) {
@@ -256,7 +256,7 @@ int dm_egdb_list(const dm_variant *v, const char *root,
         found++;
         info.file_bytes = (uint64_t)st.st_size;
         struct egdb_file f;
-        if (egdb_open_file(&f, info.path, v, &sigs[k], &err) == 0) {
+        if (egdb_open_file(&f, info.path, v, &sigs[k], EGDB_CHECK_ALL, &err) == 0) {
             info.ok = true;
             info.positions = f.h.positions;
             info.wins = f.h.wins;

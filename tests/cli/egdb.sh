@@ -87,7 +87,7 @@ expect 1 "'99'" egdb probe --variant english --dir "$db" --fen "W:WK99:BK1"
 expect 1 "no russian table" egdb verify --variant russian --dir "$db"
 # A damaged table: refused by probe, info and verify, with the reason.
 printf 'XXXX' | dd of="$db/english/1k-1k.egdb" bs=1 seek=300 conv=notrunc 2>/dev/null
-expect 1 "checksum" egdb probe --variant english --dir "$db" --fen "W:WK32:BK1"
+expect 1 "damaged file" egdb probe --variant english --dir "$db" --fen "W:WK32:BK1"
 expect 1 "checksum" egdb verify --variant english --dir "$db"
 run egdb info --variant english --dir "$db"
 [ "$rc" -eq 1 ] || fail "egdb info with a damaged table: exit $rc"

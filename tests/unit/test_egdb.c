@@ -290,7 +290,7 @@ static void turn_over_first_decided(const struct dm_variant *v, const char *dir)
     assert_int_equal(egdb_table_path(dir, v, &sig, path, sizeof path), 0);
     dm_error err;
     struct egdb_file f;
-    assert_int_equal(egdb_open_file(&f, path, v, &sig, &err), 0);
+    assert_int_equal(egdb_open_file(&f, path, v, &sig, EGDB_CHECK_ALL, &err), 0);
     uint8_t *values = egdb_read_all(&f, &err);
     assert_non_null(values);
     egdb_close_file(&f);
@@ -440,7 +440,7 @@ static void test_block_sizes(void **state)
     dm_error err = {{0}};
     assert_int_equal(egdb_table_path(root, v, &sig, path, sizeof path), 0);
     struct egdb_file f;
-    assert_int_equal(egdb_open_file(&f, path, v, &sig, &err), 0);
+    assert_int_equal(egdb_open_file(&f, path, v, &sig, EGDB_CHECK_ALL, &err), 0);
     assert_int_equal(f.h.block_size, EGDB_BLOCK);
     uint8_t *values = egdb_read_all(&f, &err);
     assert_non_null(values);
@@ -456,7 +456,7 @@ static void test_block_sizes(void **state)
         snprintf(cmd, sizeof cmd, "mkdir -p '%s/english'", dir);
         assert_int_equal(system(cmd), 0);
         assert_int_equal(egdb_write(path, &ix, values, sizes[k], &err), 0);
-        assert_int_equal(egdb_open_file(&f, path, v, &sig, &err), 0);
+        assert_int_equal(egdb_open_file(&f, path, v, &sig, EGDB_CHECK_ALL, &err), 0);
         assert_int_equal(f.h.block_size, sizes[k]);
         uint8_t *again = egdb_read_all(&f, &err);
         assert_non_null(again);
@@ -594,7 +594,7 @@ static void test_damaged_files(void **state)
     assert_string_equal(why, "");
 
     static const struct {
-        long offset;     /* byte to change (-1: none) */
+        long offset;     /* byte to change (-1: none; -3: the last) */
         int byte;
         long truncate_to; /* -1: keep the length; -2: half */
         const char *why;
@@ -605,12 +605,16 @@ static void test_damaged_files(void **state)
         {-1, 0, -2, "truncated"},
         {-1, 0, 100, "not a Damier endgame table"},
         {-1, 0, 0, "empty file"},
-        {200, 0x55, -1, "data's checksum"},
+        /* A probe reads a block's deflate data, then checks its sum (the
+         * last 4 bytes of this table of one block). */
+        {200, 0x55, -1, "does not inflate (damaged file)"},
+        {-3, 0x55, -1, "the data's checksum is wrong (damaged file)"},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         copy_file(good, bad);
         long cut = cases[k].truncate_to == -2 ? (long)st.st_size / 2 : cases[k].truncate_to;
-        damage(bad, cases[k].offset, cases[k].byte, cut);
+        long at = cases[k].offset == -3 ? (long)st.st_size - 1 : cases[k].offset;
+        damage(bad, at, cases[k].byte, cut);
         assert_int_equal(probe_damaged("english", dir, why, sizeof why), 0);
         if (!strstr(why, cases[k].why))
             fail_msg("case %zu: '%s' does not say '%s'", k, why, cases[k].why);

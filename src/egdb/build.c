@@ -151,7 +151,7 @@ struct job {
     void (*run)(struct worker *w, void *ctx, uint64_t lo, uint64_t hi);
     void *ctx;
     uint64_t n;
-    uint64_t chunk, min_parallel; /* 0: the builder's options */
+    uint64_t chunk, min_parallel; /* 0: the builder's options (run_job sets chunk) */
     uint64_t next; /* the first item no worker has taken (atomic) */
     bool stop;     /* a worker failed (atomic)                    */
 };
@@ -159,7 +159,6 @@ struct job {
 struct job_thread {
     struct job *job;
     struct worker *w;
-    uint64_t chunk;
 };
 
 static void *job_loop(void *arg)
@@ -167,10 +166,10 @@ static void *job_loop(void *arg)
     struct job_thread *jt = arg;
     struct job *j = jt->job;
     while (!__atomic_load_n(&j->stop, __ATOMIC_RELAXED)) {
-        uint64_t lo = __atomic_fetch_add(&j->next, jt->chunk, __ATOMIC_RELAXED);
+        uint64_t lo = __atomic_fetch_add(&j->next, j->chunk, __ATOMIC_RELAXED);
         if (lo >= j->n)
             break;
-        j->run(jt->w, j->ctx, lo, j->n - lo < jt->chunk ? j->n : lo + jt->chunk);
+        j->run(jt->w, j->ctx, lo, j->n - lo < j->chunk ? j->n : lo + j->chunk);
         if (jt->w->failed)
             __atomic_store_n(&j->stop, true, __ATOMIC_RELAXED);
     }
@@ -181,18 +180,20 @@ static void *job_loop(void *arg)
  * b->err set, if a worker failed. */
 static bool run_job(struct builder *b, struct job *j)
 {
-    uint64_t chunk = j->chunk ? j->chunk : b->opts.chunk;
+    if (!j->chunk)
+        j->chunk = b->opts.chunk;
     uint64_t min_parallel = j->min_parallel ? j->min_parallel : b->opts.min_parallel;
+    uint64_t chunks = (j->n + j->chunk - 1) / j->chunk;
     int n = j->n >= min_parallel ? b->nworkers : 1;
-    if ((uint64_t)n > (j->n + chunk - 1) / chunk)
-        n = (int)((j->n + chunk - 1) / chunk);
+    if ((uint64_t)n > chunks)
+        n = (int)chunks;
     if (n < 1)
         n = 1;
     struct job_thread jt[MAX_WORKERS];
     pthread_t th[MAX_WORKERS];
     int started = 1;
     for (int k = 0; k < n; k++)
-        jt[k] = (struct job_thread){j, &b->workers[k], chunk};
+        jt[k] = (struct job_thread){j, &b->workers[k]};
     /* A thread that cannot start leaves its chunks to the others. */
     while (started < n && pthread_create(&th[started], NULL, job_loop, &jt[started]) == 0)
         started++;
@@ -543,10 +544,10 @@ static bool tell_predecessors(struct worker *w, struct retro *r, const dm_positi
                     y.kings = (y.kings & ~here) | from;
                 y.side = (uint8_t)mover;
                 int64_t j = egdb_index_of(&t->ix, &y);
-                if (j < 0 || __atomic_load_n(&t->values[j], __ATOMIC_RELAXED) != 0 ||
-                    (__atomic_load_n(&r->ext[j], __ATOMIC_RELAXED) & TERMINAL))
+                if (j < 0 || __atomic_load_n(&t->values[j], __ATOMIC_RELAXED) != 0)
                     continue;
-                if (!won && (__atomic_load_n(&r->ext[j], __ATOMIC_RELAXED) & WIN_QUEUED))
+                uint16_t ext = __atomic_load_n(&r->ext[j], __ATOMIC_RELAXED);
+                if ((ext & TERMINAL) || (!won && (ext & WIN_QUEUED)))
                     continue;
                 if (won && __atomic_load_n(&r->cnt[j], __ATOMIC_RELAXED) == ESCAPE)
                     continue;
@@ -664,8 +665,8 @@ done:
 /* Compresses blocks lo..hi of a table being written. */
 static void compress_blocks(struct worker *w, void *ctx, uint64_t lo, uint64_t hi)
 {
-    egdb_writer_compress(ctx, (uint32_t)lo, (uint32_t)hi); /* finish reports a failure */
     (void)w;
+    egdb_writer_compress(ctx, (uint32_t)lo, (uint32_t)hi); /* finish reports a failure */
 }
 
 /* Writes t's file, its blocks compressed by the workers. */

@@ -85,6 +85,7 @@ struct builder {
     struct worker workers[MAX_WORKERS];
     int nworkers;
     struct egdb_build_opts opts;
+    bool mirrors; /* v's mirrored signatures share one table (egdb_mirrors) */
     dm_egdb_report *report;
     void *ctx;
     dm_error *err;
@@ -243,6 +244,27 @@ static void fold(struct val *best, bool *any, struct val child)
  * one, else (a capture pending) the best of its moves, each valued the same
  * way.  Captures make the material smaller, so this ends.
  */
+/* The table in b holding the value of pos (of signature s): its own, or
+ * where only the mirrored signature's is kept, that one, *at then pointing
+ * to pos's mirror (made in *mirrored); NULL if neither is in b. */
+static const struct table *table_for(struct builder *b, const struct egdb_sig *s,
+                                     const dm_position *pos, dm_position *mirrored,
+                                     const dm_position **at)
+{
+    if (egdb_sig_pieces(s) > DM_EGDB_MAX_PIECES)
+        return NULL;
+    const struct table *t = *slot(b, s);
+    if (t || !b->mirrors)
+        return t;
+    struct egdb_sig m = egdb_sig_mirror(s);
+    t = *slot(b, &m);
+    if (t) {
+        egdb_position_mirror(b->v, pos, mirrored);
+        *at = mirrored;
+    }
+    return t;
+}
+
 static struct val resolve(struct worker *w, const dm_position *pos, int depth)
 {
     struct builder *b = w->b;
@@ -250,9 +272,11 @@ static struct val resolve(struct worker *w, const dm_position *pos, int depth)
     if (rules_goal_reached(v, pos) != DM_ONGOING)
         return game_over(v, pos, 1);
     struct egdb_sig s = egdb_sig_of(pos);
-    const struct table *t = egdb_sig_pieces(&s) <= DM_EGDB_MAX_PIECES ? *slot(b, &s) : NULL;
+    const dm_position *at = pos;
+    dm_position mirrored;
+    const struct table *t = table_for(b, &s, pos, &mirrored, &at);
     if (t && t != b->building) {
-        int64_t i = egdb_index_of(&t->ix, pos);
+        int64_t i = egdb_index_of(&t->ix, at);
         if (i >= 0 && t->values[i] != EGDB_NOT_STORED) {
             dm_egdb_value x = egdb_value_of(t->values[i]);
             return (struct val){x.wdl, x.plies};
@@ -729,6 +753,7 @@ static bool start(struct builder *b, const dm_variant *v, const struct egdb_buil
     memset(b, 0, sizeof *b);
     b->v = v;
     b->opts = options(opts);
+    b->mirrors = egdb_mirrors(v);
     b->report = report;
     b->ctx = ctx;
     b->err = err;
@@ -823,8 +848,13 @@ int egdb_build_sigs(const struct dm_variant *v, const char *root, const struct e
     if (!start(&b, v, opts, report, ctx, err))
         goto out;
     double all = now_s();
+    int tables = 0;
     for (int k = 0; k < nsigs; k++) {
         char path[700], name[32];
+        /* A mirrored signature's positions are read from its mirror's. */
+        if (b.mirrors && !b.opts.every_sig && !egdb_sig_stored(&sigs[k]))
+            continue;
+        tables++;
         egdb_sig_name(&sigs[k], name, sizeof name);
         if (egdb_sig_pieces(&sigs[k]) > pieces)
             pieces = egdb_sig_pieces(&sigs[k]);
@@ -855,8 +885,9 @@ int egdb_build_sigs(const struct dm_variant *v, const char *root, const struct e
         say(&b, "%s: %s built: %llu positions, %lld bytes, %.2f s", v->id, name,
             (unsigned long long)t->ix.size, bytes, now_s() - t0);
     }
-    say(&b, "%s: %d tables up to %d pieces in %s, %.1f s (%d thread%s)", v->id, nsigs, pieces,
-        dir, now_s() - all, b.nworkers, b.nworkers == 1 ? "" : "s");
+    say(&b, "%s: %d tables up to %d pieces in %s%s, %.1f s (%d thread%s)", v->id, tables,
+        pieces, dir, b.mirrors && !b.opts.every_sig ? " (each also its colours' mirror)" : "",
+        now_s() - all, b.nworkers, b.nworkers == 1 ? "" : "s");
     rc = 0;
 out:
     finish(&b);

@@ -73,6 +73,26 @@ bool egdb_position_at(const struct egdb_index *ix, uint64_t i, dm_position *pos)
 
 uint64_t egdb_binomial(int n, int k);
 
+/* ---- mirrored tables (index.c) ------------------------------------------ */
+
+/*
+ * Where v treats both colours alike, a position and its mirror (the board
+ * turned half round, the colours swapped, the other side to move) have the
+ * same value, so that of two signatures that are each other's mirror only
+ * one table is built and stored: the one whose White has more pieces (or
+ * as many and more men).  egdb_mirrors tells whether v is such a variant:
+ * its board turned half round numbers cell k as cell n-1-k, its start is
+ * its own mirror, and every position a few plies from it has as many
+ * moves as its mirror.
+ */
+bool egdb_mirrors(const struct dm_variant *v);
+struct egdb_sig egdb_sig_mirror(const struct egdb_sig *s);
+/* Whether s's table is stored under s itself where v mirrors (else the
+ * positions of s are looked up, mirrored, in egdb_sig_mirror(s)'s). */
+bool egdb_sig_stored(const struct egdb_sig *s);
+/* pos's mirror into out. */
+void egdb_position_mirror(const struct dm_variant *v, const dm_position *pos, dm_position *out);
+
 /* ---- building (build.c) ------------------------------------------------- */
 
 /* How a build or a check shares its work between threads: how many (0:
@@ -82,6 +102,7 @@ struct egdb_build_opts {
     int threads;
     uint64_t min_parallel;
     uint64_t chunk;
+    bool every_sig; /* build a mirrored signature's table too (tests) */
 };
 
 /* Builds the tables of sigs that ROOT/variant lacks, in the order given

@@ -122,6 +122,72 @@ int egdb_signatures(const struct dm_variant *v, int pieces, struct egdb_sig *out
     return n;
 }
 
+/* ---- mirrored tables ---------------------------------------------------- */
+
+struct egdb_sig egdb_sig_mirror(const struct egdb_sig *s)
+{
+    return (struct egdb_sig){{s->men[1], s->men[0]}, {s->kings[1], s->kings[0]}};
+}
+
+bool egdb_sig_stored(const struct egdb_sig *s)
+{
+    int w = s->men[0] + s->kings[0], b = s->men[1] + s->kings[1];
+    return w != b ? w > b : s->men[0] >= s->men[1];
+}
+
+static dm_bits mirror_cells(dm_bits x, int n)
+{
+    dm_bits r = 0;
+    for (; x; x &= x - 1)
+        r |= bit128(n - 1 - ctz128(x));
+    return r;
+}
+
+void egdb_position_mirror(const struct dm_variant *v, const dm_position *pos, dm_position *out)
+{
+    int n = v->geo->ncells;
+    *out = *pos;
+    out->white = mirror_cells(pos->black, n);
+    out->black = mirror_cells(pos->white, n);
+    out->kings = mirror_cells(pos->kings, n);
+    out->side = (uint8_t)(pos->side == DM_WHITE ? DM_BLACK : DM_WHITE);
+}
+
+/* Whether every position up to depth plies from pos has as many moves as
+ * its mirror. */
+static bool moves_mirror(const struct dm_variant *v, const dm_position *pos, int depth)
+{
+    dm_move_list list, turned;
+    dm_position m;
+    egdb_position_mirror(v, pos, &m);
+    int count = dm_generate(v, pos, &list, 0);
+    if (dm_generate(v, &m, &turned, 0) != count)
+        return false;
+    for (int k = 0; depth > 1 && k < count; k++) {
+        dm_position next = *pos;
+        dm_make_move(v, &next, &list.moves[k]);
+        if (!moves_mirror(v, &next, depth - 1))
+            return false;
+    }
+    return true;
+}
+
+bool egdb_mirrors(const struct dm_variant *v)
+{
+    const struct geometry *g = v->geo;
+    int n = g->ncells;
+    for (int c = 0; c < n; c++)
+        if (g->file_of[n - 1 - c] != g->files - 1 - g->file_of[c] ||
+            g->rank_of[n - 1 - c] != g->ranks - 1 - g->rank_of[c])
+            return false;
+    dm_position start, m;
+    dm_position_start(v, &start);
+    egdb_position_mirror(v, &start, &m);
+    if (m.white != start.white || m.black != start.black || m.kings != start.kings)
+        return false;
+    return moves_mirror(v, &start, 3);
+}
+
 /* ---- the index ---------------------------------------------------------- */
 
 bool egdb_index_init(struct egdb_index *ix, const struct dm_variant *v, struct egdb_sig sig)

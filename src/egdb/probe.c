@@ -40,6 +40,7 @@ struct dm_egdb {
     const struct dm_variant *v;
     char root[512];
     int pieces; /* the most pieces of a table file found */
+    bool mirrors; /* a missing table is read through its mirror's (egdb_mirrors) */
     pthread_mutex_t lock;
     struct probe_table tables[SIG_DIM][SIG_DIM][SIG_DIM][SIG_DIM];
     struct cache_slot *cache; /* EGDB_CACHE_SLOTS */
@@ -105,6 +106,7 @@ dm_egdb *dm_egdb_open(const dm_variant *v, const char *root, dm_error *err)
         return NULL;
     }
     db->v = v;
+    db->mirrors = egdb_mirrors(v);
     if (root)
         snprintf(db->root, sizeof db->root, "%s", root);
     else if (dm_egdb_default_root(db->root, sizeof db->root, err) != 0)
@@ -215,6 +217,13 @@ int dm_egdb_probe(dm_egdb *db, const dm_position *pos, dm_egdb_value *out)
         !(s.men[1] + s.kings[1]))
         return 0;
     struct probe_table *t = table_of(db, &s);
+    dm_position mirrored;
+    if (t->state == TABLE_MISSING && db->mirrors) {
+        s = egdb_sig_mirror(&s);
+        t = table_of(db, &s);
+        egdb_position_mirror(db->v, pos, &mirrored);
+        pos = &mirrored;
+    }
     if (t->state == TABLE_MISSING || t->state == TABLE_REFUSED)
         return 0;
     pthread_mutex_lock(&db->lock);

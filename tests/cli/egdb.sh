@@ -31,8 +31,11 @@ done
 run egdb build --variant english --pieces 3 --dir "$db"
 [ "$rc" -eq 0 ] || fail "egdb build: exit $rc ($(cat "$tmp/err"))"
 says "egdb build" "english: 2k-1k built: 29760 positions"
-says "egdb build" "english: 16 tables up to 3 pieces in $db/english"
+# 16 signatures, 9 tables: each of the other 7 is read through its
+# colours' mirror (1m-1m1k through 1m1k-1m).
+says "egdb build" "english: 9 tables up to 3 pieces in $db/english (each also its colours' mirror)"
 [ -f "$db/english/1m1k-1m.egdb" ] || fail "egdb build: no $db/english/1m1k-1m.egdb"
+[ ! -f "$db/english/1m-1m1k.egdb" ] || fail "egdb build: a mirrored table was built"
 # A second build finds them all.
 run egdb build --variant english --pieces 3 --dir "$db"
 says "egdb build again" "english: 2k-1k already built"
@@ -44,7 +47,7 @@ says "egdb verify" "egdb verify: english: 0 wrong values"
 # Two threads make the same files as one.
 run egdb build --variant english --pieces 3 --dir "$tmp/egdb2" --threads 2
 [ "$rc" -eq 0 ] || fail "egdb build --threads 2: exit $rc ($(cat "$tmp/err"))"
-says "egdb build --threads 2" "english: 16 tables up to 3 pieces in $tmp/egdb2/english"
+says "egdb build --threads 2" "english: 9 tables up to 3 pieces in $tmp/egdb2/english"
 says "egdb build --threads 2" "(2 threads)"
 for f in "$db"/english/*.egdb; do
     cmp -s "$f" "$tmp/egdb2/english/$(basename "$f")" || fail "egdb build --threads 2: $(basename "$f") differs"
@@ -59,12 +62,13 @@ probe() { # FEN EXPECTED
 }
 probe "W:WK32:BK1" "draw"
 probe "B:WK11:BK4" "loss in 2 plies"
-probe "W:W5:B1,K2" "loss in 0 plies"
+probe "W:W5:B1,K2" "loss in 0 plies" # 1m-1m1k, read from 1m1k-1m
+probe "B:W32,K31:B28" "loss in 0 plies" # its mirror, from its own table
 probe "B:W6:BK1" "unknown (no table for this material under $db, or a capture pending)"
 
 run egdb info --variant english --dir "$db"
 [ "$rc" -eq 0 ] || fail "egdb info: exit $rc"
-says "egdb info" "egdb info: english: 16 tables in $db/english"
+says "egdb info" "egdb info: english: 9 tables in $db/english"
 grep -q '^1k-1k .* 1984 positions  W 316  D 1308  L 216  not stored 144$' "$tmp/out" ||
     fail "egdb info: no 1k-1k line with its counts: $(grep '^1k-1k' "$tmp/out")"
 

@@ -403,6 +403,8 @@ static void test_threads(void **state)
             egdb_build_sigs(v, b, sigs, n, &four, NULL, NULL, &err) != 0)
             fail_msg("build %s: %s", v->id, err.msg);
         for (int k = 0; k < n; k++) {
+            if (egdb_mirrors(v) && !egdb_sig_stored(&sigs[k]))
+                continue; /* read through its mirror's table */
             char pa[700], pb[700];
             assert_int_equal(egdb_table_path(a, v, &sigs[k], pa, sizeof pa), 0);
             assert_int_equal(egdb_table_path(b, v, &sigs[k], pb, sizeof pb), 0);
@@ -422,6 +424,64 @@ static void test_threads(void **state)
     turn_over_first_decided(v, dir);
     dm_error err;
     assert_true(egdb_verify(v, dir, 0, &four, NULL, NULL, &err) >= 1);
+}
+
+/* Where a variant treats both colours alike, a build keeps one table of
+ * each pair of mirrored signatures, the same file as a build of every
+ * signature makes, and a probe of the other signature's positions reads
+ * the same values from it, mirrored, as from that signature's own table.
+ * One Way (its start is not its own mirror) keeps every table. */
+static void test_mirrored_tables(void **state)
+{
+    (void)state;
+    const struct egdb_build_opts every = {.every_sig = true};
+    const char *ids[] = {"english", "russian", "turkish", "international"};
+    for (size_t c = 0; c < sizeof ids / sizeof ids[0]; c++) {
+        const struct dm_variant *v = dm_variant_by_id(ids[c]);
+        assert_true(egdb_mirrors(v));
+        struct egdb_sig sigs[64];
+        int n = egdb_signatures(v, 3, sigs, 64);
+        char a[300], b[300];
+        snprintf(a, sizeof a, "%s/every-%s", root, v->id);
+        snprintf(b, sizeof b, "%s/mirrored-%s", root, v->id);
+        dm_error err;
+        if (egdb_build_sigs(v, a, sigs, n, &every, NULL, NULL, &err) != 0 ||
+            egdb_build_sigs(v, b, sigs, n, NULL, NULL, NULL, &err) != 0)
+            fail_msg("build %s: %s", v->id, err.msg);
+        dm_egdb *da = dm_egdb_open(v, a, &err), *db = dm_egdb_open(v, b, &err);
+        assert_non_null(da);
+        assert_non_null(db);
+        int kept = 0, answered = 0;
+        for (int k = 0; k < n; k++) {
+            char pa[700], pb[700];
+            assert_int_equal(egdb_table_path(a, v, &sigs[k], pa, sizeof pa), 0);
+            assert_int_equal(egdb_table_path(b, v, &sigs[k], pb, sizeof pb), 0);
+            struct stat st;
+            if (!egdb_sig_stored(&sigs[k])) {
+                assert_int_not_equal(stat(pb, &st), 0);
+                struct egdb_index ix;
+                assert_true(egdb_index_init(&ix, v, sigs[k]));
+                for (uint64_t i = 0; i < ix.size; i++) {
+                    dm_position p;
+                    if (egdb_position_at(&ix, i, &p))
+                        answered += probe_same(da, &p, db, &p);
+                }
+                continue;
+            }
+            kept++;
+            long sa, sb;
+            uint8_t *fa = file_bytes(pa, &sa), *fb = file_bytes(pb, &sb);
+            assert_int_equal(sa, sb);
+            assert_memory_equal(fa, fb, (size_t)sa);
+            free(fa);
+            free(fb);
+        }
+        assert_true(kept < n && answered > 0);
+        dm_egdb_close(da);
+        dm_egdb_close(db);
+        assert_int_equal(dm_egdb_verify(v, b, 3, 0, NULL, NULL, &err), 0);
+    }
+    assert_false(egdb_mirrors(dm_variant_by_id("one-way")));
 }
 
 /* Tables of every block size a reader takes (16384: those built before
@@ -730,6 +790,7 @@ int main(void)
         cmocka_unit_test(test_russian_three_kings),
         cmocka_unit_test(test_verify),
         cmocka_unit_test(test_threads),
+        cmocka_unit_test(test_mirrored_tables),
         cmocka_unit_test(test_block_sizes),
         cmocka_unit_test(test_cache_eviction),
         cmocka_unit_test(test_damaged_files),

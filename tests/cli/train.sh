@@ -38,6 +38,27 @@ awk '/^scale/ { first = $4 + 0 } /^pass/ { last = $4 + 0 }
      END { exit !(first > 0 && last > 0 && last <= first) }' "$tmp/out" ||
     fail "tune: the loss rose: $(cat "$tmp/out")"
 
+# Tuned against 200-node searches of the positions instead of the results:
+# a label a position (two bytes each), kept and read back by the next run;
+# the same labels from two threads.
+"$TRAIN" --variant english --games 3 --cache "$cache" --tune-hand --label-nodes 200 \
+    --lambda 0.25 >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 0 ] || fail "tune by searches: $(cat "$tmp/err")"
+positions=$(sed -n 's/^tuning the hand-set weights on 3 games, \([0-9]*\) positions, labelled by searches$/\1/p' "$tmp/out")
+[ -n "$positions" ] || fail "tune by searches: $(cat "$tmp/out")"
+grep -q "^labelling $positions positions by 200-node searches (0 done before), 1 thread$" "$tmp/out" ||
+    fail "tune by searches: no labelling line: $(cat "$tmp/out")"
+[ "$(wc -c <"$cache/english.lab-200")" -eq $((2 * positions)) ] ||
+    fail "labels: $(wc -c <"$cache/english.lab-200") bytes for $positions positions"
+cp "$cache/english.lab-200" "$tmp/labels-1"
+"$TRAIN" --variant english --games 3 --cache "$cache" --tune-hand --label-nodes 200 >"$tmp/out" 2>&1
+grep -q '^labelling' "$tmp/out" && fail "labels made again: $(cat "$tmp/out")"
+grep -q '^tuned: ' "$tmp/out" || fail "tune by kept labels: $(cat "$tmp/out")"
+rm "$cache/english.lab-200"
+"$TRAIN" --variant english --games 3 --cache "$cache" --tune-hand --label-nodes 200 \
+    --threads 2 >"$tmp/out" 2>&1 || fail "labels on 2 threads: $(cat "$tmp/out")"
+cmp -s "$cache/english.lab-200" "$tmp/labels-1" || fail "2 threads labelled otherwise than 1"
+
 # Game k is the same game for a seed, another game for another seed.
 "$TRAIN" --variant english --games 1 --nodes 300 --cache "$tmp/again" >/dev/null 2>&1 &&
     "$TRAIN" --variant english --games 1 --nodes 300 --cache "$tmp/seeded" --seed 7 \

@@ -5,7 +5,8 @@
  *
  *   damier-train --variant ID --games N [--nodes 4000] [--cache DIR]
  *                [--seed 0] [--out FILE] [--epochs 300] [--l2 2e-6]
- *                [--fit-only] [--tune-hand]
+ *                [--fit-only] [--tune-hand] [--label-nodes N [--lambda L]
+ *                [--threads T]]
  *
  * 1. Self-play until the data file DIR/ID.pos holds N games: each game
  *    starts with a few random plies, the engine then plays at a fixed node
@@ -27,13 +28,16 @@
  *
  * --tune-hand replaces steps 2 and 3: the hand-set evaluation's weights of
  * the variant's family tuned on the same positions (tune_hand), printed
- * for eval.c's table.
+ * for eval.c's table; with --label-nodes N, against the scores of N-node
+ * searches of the positions rather than the games' results
+ * (label_samples).
  *
  * The engine that plays is the one linked in: after `make` embeds new
  * weights, the next run plays with them (make train ROUNDS=n iterates).
  */
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,7 +73,7 @@ static void usage(void)
 {
     fprintf(stderr, "usage: damier-train --variant ID --games N [--nodes N] [--cache DIR] "
                     "[--seed S] [--out FILE] [--epochs N] [--l2 X] [--base hand|none] [--fit-only] "
-                    "[--tune-hand]\n");
+                    "[--tune-hand [--label-nodes N] [--lambda L] [--threads T]]\n");
     exit(2);
 }
 
@@ -374,9 +378,113 @@ static const struct tuned tuned_weights[] = {
 
 struct tune_sample {
     dm_position pos;
-    float y;   /* White's result: 0, 1/2, 1 */
+    float y;   /* White's result: 0, 1/2, 1 (or a search's, --label-nodes) */
     bool held; /* validation                */
 };
+
+/* ---- labels from a deeper search (--label-nodes) ------------------------ */
+
+/* A game's result says little about a position early in it, and games of
+ * 4000 nodes a move reward what such a search sees (docs/engine.md): with
+ * --label-nodes N each position is labelled instead by the score of an
+ * N-node search from it, as a probability through the same sigmoid
+ * (LABEL_SCALE), mixed with the result by --lambda.  The scores are kept in
+ * DIR/ID.lab-N (one int16 a position, White's view, in the order of the
+ * data file), so that a run resumes where the last stopped; --threads T
+ * searches T positions at once, one engine each. */
+#define LABEL_SCALE 174.0
+#define LABEL_CLAMP 1000 /* a decided score: ten men */
+#define LABEL_CHUNK 4096
+
+struct labeller {
+    const dm_variant *v;
+    const struct tune_sample *s;
+    int16_t *score;
+    size_t lo, hi;
+    uint64_t nodes;
+    int threads, index;
+};
+
+static void *label_range(void *arg)
+{
+    struct labeller *L = arg;
+    /* A small table: a search of a few thousand nodes fills little of it,
+     * and it is cleared for every position. */
+    dm_engine *e = dm_engine_new(1);
+    if (!e) {
+        fprintf(stderr, "damier-train: out of memory\n");
+        exit(1);
+    }
+    for (size_t i = L->lo + (size_t)L->index; i < L->hi; i += (size_t)L->threads) {
+        dm_search_limits lim = {0};
+        lim.nodes = L->nodes;
+        dm_search_result res;
+        dm_engine_new_game(e);
+        int sc = 0;
+        if (dm_engine_search(e, L->v, &L->s[i].pos, NULL, 0, &lim, &res) == 0 && res.has_move)
+            sc = res.score;
+        if (sc > LABEL_CLAMP)
+            sc = LABEL_CLAMP;
+        if (sc < -LABEL_CLAMP)
+            sc = -LABEL_CLAMP;
+        L->score[i] = (int16_t)(L->s[i].pos.side == DM_WHITE ? sc : -sc);
+    }
+    dm_engine_free(e);
+    return NULL;
+}
+
+/* Labels the n samples by N-node searches (the file path holds those done
+ * before), then sets each y to lambda * result + (1 - lambda) * the
+ * search's probability. */
+static int label_samples(const dm_variant *v, struct tune_sample *s, size_t n, const char *path,
+                         uint64_t nodes, int threads, double lambda)
+{
+    int16_t *score = malloc((n + 1) * sizeof *score);
+    if (!score)
+        return -1;
+    size_t done = 0;
+    FILE *f = fopen(path, "rb");
+    if (f) {
+        done = fread(score, sizeof *score, n, f);
+        fclose(f);
+    }
+    if (done < n) {
+        f = fopen(path, done ? "ab" : "wb");
+        if (!f) {
+            fprintf(stderr, "damier-train: cannot write %s: %s\n", path, strerror(errno));
+            free(score);
+            return -1;
+        }
+        printf("labelling %zu positions by %llu-node searches (%zu done before), %d thread%s\n",
+               n - done, (unsigned long long)nodes, done, threads, threads == 1 ? "" : "s");
+        time_t t0 = time(NULL);
+        while (done < n) {
+            size_t hi = done + LABEL_CHUNK < n ? done + LABEL_CHUNK : n;
+            pthread_t tid[64];
+            struct labeller L[64];
+            for (int t = 0; t < threads; t++) {
+                L[t] = (struct labeller){v, s, score, done, hi, nodes, threads, t};
+                pthread_create(&tid[t], NULL, label_range, &L[t]);
+            }
+            for (int t = 0; t < threads; t++)
+                pthread_join(tid[t], NULL);
+            if (fwrite(score + done, sizeof *score, hi - done, f) != hi - done || fflush(f) != 0) {
+                fprintf(stderr, "damier-train: cannot write %s\n", path);
+                fclose(f);
+                free(score);
+                return -1;
+            }
+            done = hi;
+            printf("  %zu of %zu, %lds\n", done, n, (long)(time(NULL) - t0));
+            fflush(stdout);
+        }
+        fclose(f);
+    }
+    for (size_t i = 0; i < n; i++)
+        s[i].y = (float)(lambda * s[i].y + (1 - lambda) / (1 + exp(-score[i] / LABEL_SCALE)));
+    free(score);
+    return 0;
+}
 
 static int *weight_at(struct eval_weights *w, int i)
 {
@@ -476,6 +584,9 @@ int main(int argc, char **argv)
     int epochs = 300;
     double l2 = 2e-6;
     bool fit_only = false, on_hand = true, tune = false;
+    uint64_t label_nodes = 0;
+    int label_threads = 1;
+    double lambda = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "--fit-only") == 0 || strcmp(a, "--tune-hand") == 0) {
@@ -502,6 +613,12 @@ int main(int argc, char **argv)
             epochs = atoi(val);
         else if (strcmp(a, "--l2") == 0)
             l2 = atof(val);
+        else if (strcmp(a, "--label-nodes") == 0)
+            label_nodes = strtoull(val, NULL, 10);
+        else if (strcmp(a, "--threads") == 0 && atoi(val) >= 1 && atoi(val) <= 64)
+            label_threads = atoi(val);
+        else if (strcmp(a, "--lambda") == 0 && atof(val) >= 0 && atof(val) <= 1)
+            lambda = atof(val);
         else if (strcmp(a, "--base") == 0 && (!strcmp(val, "hand") || !strcmp(val, "none")))
             on_hand = strcmp(val, "hand") == 0;
         else
@@ -583,7 +700,14 @@ int main(int argc, char **argv)
             fprintf(stderr, "damier-train: no positions to tune on\n");
             return 1;
         }
-        printf("tuning the hand-set weights on %ld games, %zu positions\n", have, nt);
+        if (label_nodes) {
+            char lab[1300];
+            snprintf(lab, sizeof lab, "%s/%s.lab-%llu", cache, id, (unsigned long long)label_nodes);
+            if (label_samples(v, ts, nt, lab, label_nodes, label_threads, lambda) != 0)
+                return 1;
+        }
+        printf("tuning the hand-set weights on %ld games, %zu positions%s\n", have, nt,
+               label_nodes ? ", labelled by searches" : "");
         tune_hand(v, ts, nt);
         free(ts);
         return 0;

@@ -28,6 +28,8 @@ struct shared {
     int nopenings;
     int total;            /* games in the match, an even number */
     unsigned char *done;  /* per game: finished (here or before a resume) */
+    signed char *score;   /* per finished game: the first player's 1, 0, -1 */
+    struct match_pairs pairs; /* games 2k and 2k + 1, one opening, both done */
     int next;             /* where the search for an unplayed game starts */
     struct match_tally tally;
     int played;           /* games finished in this run */
@@ -146,14 +148,22 @@ static int play_game(struct shared *sh, struct player players[2], int i, char **
 
 /* ---- bookkeeping ----------------------------------------------------------------- */
 
-static void count(struct match_tally *t, int score)
+/* Counts game i's score: in the tally, and in the pairs once the other
+ * game of its opening is done too. */
+static void count(struct shared *sh, int i, int score)
 {
+    struct match_tally *t = &sh->tally;
     if (score > 0)
         t->wins++;
     else if (score < 0)
         t->losses++;
     else
         t->draws++;
+    sh->done[i] = 1;
+    sh->score[i] = (signed char)score;
+    int other = i ^ 1;
+    if (sh->done[other])
+        sh->pairs.n[score + sh->score[other] + 2]++;
 }
 
 /* The line that says where the match stands. */
@@ -172,13 +182,28 @@ static void standing(const struct shared *sh, char *buf, size_t size)
     }
 }
 
+/* The estimate from the colour-reversed pairs: each opening's bias
+ * cancelled within its pair (stats.h). */
+static void pairs_line(const struct shared *sh)
+{
+    const struct match_pairs *p = &sh->pairs;
+    int n = p->n[0] + p->n[1] + p->n[2] + p->n[3] + p->n[4];
+    if (n == 0)
+        return;
+    struct match_elo e = match_elo_pairs(p);
+    fprintf(sh->o->out,
+            "pairs: %d, by the first player's points 0-0.5-1-1.5-2: %d-%d-%d-%d-%d, score %.1f%%, "
+            "Elo %+.0f [%+.0f, %+.0f]\n",
+            n, p->n[0], p->n[1], p->n[2], p->n[3], p->n[4], 100 * e.score, e.elo + 0.0,
+            e.low + 0.0, e.high + 0.0);
+}
+
 /* Records game i: the tally, the file, a progress line, the SPRT. */
 static void record(struct shared *sh, int i, int score, const char *pdn, const char *note)
 {
     pthread_mutex_lock(&sh->lock);
-    sh->done[i] = 1;
     sh->played++;
-    count(&sh->tally, score);
+    count(sh, i, score);
     if (sh->pdn && pdn) {
         char *text = with_round(pdn, i + 1);
         fprintf(sh->pdn, "%s\n", text ? text : pdn);
@@ -270,8 +295,7 @@ static int resume(struct shared *sh, const char *path)
         bool first_white = strcmp(white, sh->o->player[0].name) == 0;
         int score = g.result == DM_PDN_DRAW || g.result == DM_PDN_UNFINISHED ? 0
                     : (g.result == DM_PDN_WHITE_WINS) == first_white ? 1 : -1;
-        sh->done[i] = 1;
-        count(&sh->tally, score);
+        count(sh, i, score);
         resumed++;
     }
     dm_pdn_game_free(&g);
@@ -298,11 +322,20 @@ int match_run(const struct match_options *o)
                 "node budget repeat the same games (the error bar counts them as new)\n",
                 sh.total, sh.nopenings, 2 * sh.nopenings);
     sh.done = calloc((size_t)sh.total, 1);
+    sh.score = calloc((size_t)sh.total, 1);
+    if (!sh.done || !sh.score) {
+        fprintf(o->out, "match: out of memory\n");
+        free(sh.done);
+        free(sh.score);
+        free(sh.openings);
+        return 1;
+    }
     pthread_mutex_init(&sh.lock, NULL);
     int resumed = o->pdn ? resume(&sh, o->pdn) : 0;
     if (resumed < 0) {
         fprintf(o->out, "match: cannot read %s: %s\n", o->pdn, strerror(errno));
         free(sh.done);
+        free(sh.score);
         free(sh.openings);
         return 1;
     }
@@ -314,6 +347,7 @@ int match_run(const struct match_options *o)
     if (o->pdn && !(sh.pdn = fopen(o->pdn, "a"))) {
         fprintf(o->out, "match: cannot write %s: %s\n", o->pdn, strerror(errno));
         free(sh.done);
+        free(sh.score);
         free(sh.openings);
         return 1;
     }
@@ -330,6 +364,7 @@ int match_run(const struct match_options *o)
     char line[256];
     standing(&sh, line, sizeof line);
     fprintf(o->out, "result: %s vs %s: %s\n", o->player[0].name, o->player[1].name, line);
+    pairs_line(&sh);
     if (o->sprt) {
         enum sprt_verdict v = match_sprt_verdict(&sh.tally, &o->sprt_params);
         fprintf(o->out, "sprt: %s (elo0 %g, elo1 %g, alpha %g, beta %g)\n",
@@ -344,6 +379,7 @@ int match_run(const struct match_options *o)
         fclose(sh.pdn);
     pthread_mutex_destroy(&sh.lock);
     free(sh.done);
+    free(sh.score);
     free(sh.openings);
     return sh.failed;
 }

@@ -47,6 +47,28 @@ struct match_elo match_elo(const struct match_tally *t)
     return e;
 }
 
+struct match_elo match_elo_pairs(const struct match_pairs *p)
+{
+    struct match_elo e = {0.5, 0, -HUGE_VAL, HUGE_VAL};
+    double n = 0, sum = 0;
+    for (int k = 0; k < 5; k++) {
+        n += p->n[k];
+        sum += p->n[k] * k / 4.0;
+    }
+    if (n == 0)
+        return e;
+    double s = sum / n, var = 0;
+    for (int k = 0; k < 5; k++)
+        var += p->n[k] * (k / 4.0 - s) * (k / 4.0 - s);
+    var /= n;
+    double margin = 1.959964 * sqrt(var / n);
+    e.score = s;
+    e.elo = elo_of(s);
+    e.low = elo_of(s - margin);
+    e.high = elo_of(s + margin);
+    return e;
+}
+
 double match_sprt_llr(const struct match_tally *t, const struct match_sprt *sp)
 {
     int n = t->wins + t->draws + t->losses;

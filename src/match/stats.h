@@ -6,7 +6,8 @@
  *
  * The Elo difference comes from the mean score by the logistic curve; its
  * interval from the variance of the game results (wins, draws and losses
- * as a trinomial), as the engine-testing frameworks compute it.  The SPRT
+ * as a trinomial), or of the colour-reversed pairs' (pentanomial), as the
+ * engine-testing frameworks compute them.  The SPRT
  * is the generalised one (GSPRT, the normal approximation of the
  * log-likelihood ratio between elo0 and elo1 that fishtest uses).
  */
@@ -28,6 +29,22 @@ struct match_elo {
 /* The Elo estimate; with no games, or a score of 0 or 1, the bounds are
  * infinite (HUGE_VAL with the sign). */
 struct match_elo match_elo(const struct match_tally *t);
+
+/*
+ * The colour-reversed pairs of games played from one opening, by the first
+ * player's points in the pair: n[k] pairs of k / 2 points, k = 0
+ * (both lost) to 4 (both won).  A pair's two games share their opening,
+ * whose bias for one side the pair cancels: the variance of the pairs'
+ * points (pentanomial, as fishtest counts them) is the honest one when
+ * openings favour a colour, and the smaller.
+ */
+struct match_pairs {
+    int n[5];
+};
+
+/* The Elo estimate from the pairs alone, its interval from the variance of
+ * the pairs' points; as match_elo for no pairs or a pair score of 0 or 1. */
+struct match_elo match_elo_pairs(const struct match_pairs *p);
 
 /* The expected score of a player elo stronger (logistic). */
 double match_expected_score(double elo);

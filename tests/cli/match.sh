@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # match.sh - damier match: a few games at fixed nodes between two Damier
-# levels and against Damier behind Hub, the tally and the Elo line, a
-# resumed match, the SPRT line, and bad input refused.
+# levels and against Damier behind Hub, the tally and the Elo line, the
+# colour-reversed pairs' line, a resumed match, the SPRT line, and bad
+# input refused.
 . "$(dirname "$0")/common.inc"
 
 # tally FILE: "W D L" of the result line.
@@ -21,6 +22,15 @@ grep -q '^result: Damier level 8 vs Damier level 5: .* score [0-9.]*%, Elo ' "$t
     fail "match: no result line with score and Elo: $(cat "$tmp/out")"
 
 grep -q '^match: note: ' "$tmp/out" && fail "match: a repeat note with openings to spare: $(cat "$tmp/out")"
+# The two pairs (games 1-2, 3-4) by the first player's points in each: they
+# add up to the games' tally.
+pairs=$(sed -n 's/^pairs: 2, by the first player.s points 0-0.5-1-1.5-2: \([0-9-]*\), score [0-9.]*%, Elo .*/\1/p' "$tmp/out")
+[ -n "$pairs" ] || fail "match: no pairs line: $(cat "$tmp/out")"
+set -- $(echo "$pairs" | tr - ' ')
+[ $(($1 + $2 + $3 + $4 + $5)) -eq 2 ] || fail "match: pairs $pairs are not 2"
+set -- $(tally "$tmp/out") $(echo "$pairs" | tr - ' ')
+[ $(($1 * 2 + $2)) -eq $(($5 + 2 * $6 + 3 * $7 + 4 * $8)) ] ||
+    fail "match: the pairs' points $pairs differ from the games' tally $1-$2-$3"
 
 # More games than two per opening on a node budget: the repeats are named.
 printf '11-15\n' >"$tmp/one.txt"

@@ -2,7 +2,8 @@
 /*
  * test_stats.c - the match statistics (src/match/stats.c) against values
  * worked out by hand: the Elo of a score, its 95 % interval from the
- * trinomial variance, and the GSPRT's ratio, bounds and verdicts.
+ * trinomial variance or the pairs' pentanomial one, and the GSPRT's
+ * ratio, bounds and verdicts.
  */
 #include "testutil.h"
 
@@ -66,10 +67,48 @@ static void test_sprt(void **state)
     near(match_sprt_llr(&draws, &s), 0, "no spread");
 }
 
+/* The pairs' estimate: the same score as the games', its interval from
+ * the spread of the pairs' points. */
+static void test_elo_pairs(void **state)
+{
+    (void)state;
+    struct match_pairs none = {{0, 0, 0, 0, 0}};
+    struct match_elo e = match_elo_pairs(&none);
+    assert_true(isinf(e.low) && e.low < 0 && isinf(e.high) && e.high > 0);
+
+    /* Every opening won by the side it favours, once by each player:
+     * 20 wins and 20 losses, whose games' interval is +-111 Elo, but no
+     * spread between the pairs at all. */
+    struct match_pairs split = {{0, 0, 20, 0, 0}};
+    e = match_elo_pairs(&split);
+    near(e.score, 0.5, "split: score");
+    near(e.low, 0, "split: low");
+    near(e.high, 0, "split: high");
+    struct match_tally games = {20, 0, 20};
+    near(match_elo(&games).low, -111.32, "split as games: low");
+
+    /* Ten pairs won twice and ten lost twice: variance 1/4 a pair, the
+     * standard error sqrt(0.25 / 20), the score 0.5 -+ 0.21913. */
+    struct match_pairs apart = {{10, 0, 0, 0, 10}};
+    e = match_elo_pairs(&apart);
+    near(e.elo, 0, "apart: elo");
+    near(e.low, -163.32, "apart: low");
+
+    /* 69 pairs 0-0-7-23-39: score 59.75 / 69 = 0.865942, variance
+     * 0.028224, margin 1.959964 * sqrt(0.028224 / 69) = 0.039640. */
+    struct match_pairs p = {{0, 0, 7, 23, 39}};
+    e = match_elo_pairs(&p);
+    near(e.score, 0.865942, "score");
+    near(e.elo, 324.07, "elo");
+    near(e.low, 270.94, "low");
+    near(e.high, 392.75, "high");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_elo),
+        cmocka_unit_test(test_elo_pairs),
         cmocka_unit_test(test_sprt),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -3,6 +3,7 @@
  * index.c - material signatures and the index of each table (egdb.h).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/bits.h"
@@ -154,19 +155,20 @@ void egdb_position_mirror(const struct dm_variant *v, const dm_position *pos, dm
 }
 
 /* Whether every position up to depth plies from pos has as many moves as
- * its mirror. */
-static bool moves_mirror(const struct dm_variant *v, const dm_position *pos, int depth)
+ * its mirror; lists holds two move lists a ply (too big for a thread's
+ * stack). */
+static bool moves_mirror(const struct dm_variant *v, const dm_position *pos, int depth,
+                         dm_move_list *lists)
 {
-    dm_move_list list, turned;
     dm_position m;
     egdb_position_mirror(v, pos, &m);
-    int count = dm_generate(v, pos, &list, 0);
-    if (dm_generate(v, &m, &turned, 0) != count)
+    int count = dm_generate(v, pos, &lists[0], 0);
+    if (dm_generate(v, &m, &lists[1], 0) != count)
         return false;
     for (int k = 0; depth > 1 && k < count; k++) {
         dm_position next = *pos;
-        dm_make_move(v, &next, &list.moves[k]);
-        if (!moves_mirror(v, &next, depth - 1))
+        dm_make_move(v, &next, &lists[0].moves[k]);
+        if (!moves_mirror(v, &next, depth - 1, lists + 2))
             return false;
     }
     return true;
@@ -185,7 +187,11 @@ bool egdb_mirrors(const struct dm_variant *v)
     egdb_position_mirror(v, &start, &m);
     if (m.white != start.white || m.black != start.black || m.kings != start.kings)
         return false;
-    return moves_mirror(v, &start, 3);
+    enum { PLIES = 3 };
+    dm_move_list *lists = malloc(2 * PLIES * sizeof *lists);
+    bool same = lists && moves_mirror(v, &start, PLIES, lists);
+    free(lists);
+    return same;
 }
 
 /* ---- the index ---------------------------------------------------------- */

@@ -371,6 +371,17 @@ static uint8_t *file_bytes(const char *path, long *size)
     return buf;
 }
 
+/* The files at a and b hold the same bytes. */
+static void same_files(const char *a, const char *b)
+{
+    long sa, sb;
+    uint8_t *da = file_bytes(a, &sa), *db = file_bytes(b, &sb);
+    assert_int_equal(sa, sb);
+    assert_memory_equal(da, db, (size_t)sa);
+    free(da);
+    free(db);
+}
+
 /* Four threads taking 64 positions at a time (every step shared, however
  * small) build the same files as one thread, and check them; a value
  * changed is still found.  English to 3 pieces, Russian's flying kings to
@@ -408,12 +419,7 @@ static void test_threads(void **state)
             char pa[700], pb[700];
             assert_int_equal(egdb_table_path(a, v, &sigs[k], pa, sizeof pa), 0);
             assert_int_equal(egdb_table_path(b, v, &sigs[k], pb, sizeof pb), 0);
-            long sa, sb;
-            uint8_t *da = file_bytes(pa, &sa), *db = file_bytes(pb, &sb);
-            assert_int_equal(sa, sb);
-            assert_memory_equal(da, db, (size_t)sa);
-            free(da);
-            free(db);
+            same_files(pa, pb);
         }
         assert_int_equal(egdb_verify(v, b, 0, &four, NULL, NULL, &err), 0);
     }
@@ -469,12 +475,7 @@ static void test_mirrored_tables(void **state)
                 continue;
             }
             kept++;
-            long sa, sb;
-            uint8_t *fa = file_bytes(pa, &sa), *fb = file_bytes(pb, &sb);
-            assert_int_equal(sa, sb);
-            assert_memory_equal(fa, fb, (size_t)sa);
-            free(fa);
-            free(fb);
+            same_files(pa, pb);
         }
         assert_true(kept < n && answered > 0);
         dm_egdb_close(da);

@@ -94,6 +94,8 @@ typedef struct dm_egdb_table_info {
     uint64_t wins, draws, losses, not_stored;
     bool ok;                /* false: refused, error says why               */
     char error[200];
+    char mirror[32];        /* the signature it answers for too, turned round
+                               (docs/egdb.md), or ""                          */
 } dm_egdb_table_info;
 
 /* Every table file of v under root (NULL: default) with at most

@@ -150,7 +150,7 @@ static int egdb_probe(const struct egdb_args *a, const dm_variant *v, const char
 }
 
 struct info_totals {
-    int tables, bad;
+    int tables, signatures, bad;
     unsigned long long bytes, positions;
 };
 
@@ -166,10 +166,12 @@ static void print_info(void *ctx, const dm_egdb_table_info *t)
         return;
     }
     tot->positions += t->positions;
-    printf("%-12s %12llu bytes %12llu positions  W %llu  D %llu  L %llu  not stored %llu\n",
+    tot->signatures += t->mirror[0] ? 2 : 1;
+    printf("%-12s %12llu bytes %12llu positions  W %llu  D %llu  L %llu  not stored %llu%s%s%s\n",
            t->name, (unsigned long long)t->file_bytes, (unsigned long long)t->positions,
            (unsigned long long)t->wins, (unsigned long long)t->draws,
-           (unsigned long long)t->losses, (unsigned long long)t->not_stored);
+           (unsigned long long)t->losses, (unsigned long long)t->not_stored,
+           t->mirror[0] ? "  (also " : "", t->mirror, t->mirror[0] ? ")" : "");
 }
 
 static int egdb_info(const struct egdb_args *a, const dm_variant *v, const char *root)
@@ -177,9 +179,10 @@ static int egdb_info(const struct egdb_args *a, const dm_variant *v, const char 
     (void)a;
     struct info_totals tot = {0};
     dm_egdb_list(v, root, print_info, &tot);
-    printf("egdb info: %s: %d tables in %s/%s, %llu bytes, %llu positions, %d refused\n",
-           dm_variant_id(v), tot.tables, root, dm_variant_id(v), tot.bytes, tot.positions,
-           tot.bad);
+    printf("egdb info: %s: %d tables in %s/%s (%d signatures with their mirrors), %llu bytes, "
+           "%llu positions, %d refused\n",
+           dm_variant_id(v), tot.tables, root, dm_variant_id(v), tot.signatures, tot.bytes,
+           tot.positions, tot.bad);
     return tot.bad ? CLI_BAD_INPUT : CLI_OK;
 }
 

@@ -254,6 +254,7 @@ int dm_egdb_list(const dm_variant *v, const char *root,
     }
     struct egdb_sig sigs[512];
     int n = egdb_signatures(v, DM_EGDB_MAX_PIECES, sigs, 512), found = 0;
+    bool mirrors = egdb_mirrors(v);
     for (int k = 0; k < n && k < 512; k++) {
         dm_egdb_table_info info;
         memset(&info, 0, sizeof info);
@@ -263,6 +264,14 @@ int dm_egdb_list(const dm_variant *v, const char *root,
             stat(info.path, &st) != 0)
             continue;
         found++;
+        /* The mirrored signature it answers for, unless that one has a
+         * file of its own (a folder built before) or is this one. */
+        struct egdb_sig m = egdb_sig_mirror(&sigs[k]);
+        char mpath[512];
+        struct stat mst;
+        if (mirrors && !egdb_sig_equal(&m, &sigs[k]) &&
+            (egdb_table_path(root, v, &m, mpath, sizeof mpath) != 0 || stat(mpath, &mst) != 0))
+            egdb_sig_name(&m, info.mirror, sizeof info.mirror);
         info.file_bytes = (uint64_t)st.st_size;
         struct egdb_file f;
         if (egdb_open_file(&f, info.path, v, &sigs[k], EGDB_CHECK_ALL, &err) == 0) {

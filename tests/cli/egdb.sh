@@ -68,7 +68,9 @@ probe "B:W6:BK1" "unknown (no table for this material under $db, or a capture pe
 
 run egdb info --variant english --dir "$db"
 [ "$rc" -eq 0 ] || fail "egdb info: exit $rc"
-says "egdb info" "egdb info: english: 9 tables in $db/english"
+says "egdb info" "egdb info: english: 9 tables in $db/english (16 signatures with their mirrors)"
+grep -q '^1m1k-1m .*  (also 1m-1m1k)$' "$tmp/out" ||
+    fail "egdb info: 1m1k-1m does not say it serves 1m-1m1k: $(grep '^1m1k-1m' "$tmp/out")"
 grep -q '^1k-1k .* 1984 positions  W 316  D 1308  L 216  not stored 144$' "$tmp/out" ||
     fail "egdb info: no 1k-1k line with its counts: $(grep '^1k-1k' "$tmp/out")"
 

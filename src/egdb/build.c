@@ -239,11 +239,6 @@ static void fold(struct val *best, bool *any, struct val child)
         best->plies = 0;
 }
 
-/*
- * The value of pos from the finished tables: a table's answer where it has
- * one, else (a capture pending) the best of its moves, each valued the same
- * way.  Captures make the material smaller, so this ends.
- */
 /* The table in b holding the value of pos (of signature s): its own, or
  * where only the mirrored signature's is kept, that one, *at then pointing
  * to pos's mirror (made in *mirrored); NULL if neither is in b. */
@@ -265,6 +260,11 @@ static const struct table *table_for(struct builder *b, const struct egdb_sig *s
     return t;
 }
 
+/*
+ * The value of pos from the finished tables: a table's answer where it has
+ * one, else (a capture pending) the best of its moves, each valued the same
+ * way.  Captures make the material smaller, so this ends.
+ */
 static struct val resolve(struct worker *w, const dm_position *pos, int depth)
 {
     struct builder *b = w->b;

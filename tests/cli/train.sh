@@ -59,6 +59,24 @@ rm "$cache/english.lab-200"
     --threads 2 >"$tmp/out" 2>&1 || fail "labels on 2 threads: $(cat "$tmp/out")"
 cmp -s "$cache/english.lab-200" "$tmp/labels-1" || fail "2 threads labelled otherwise than 1"
 
+# The window weights fitted against the same kept labels: nothing labelled
+# again, and other weights than the fit against the results.
+"$TRAIN" --variant english --games 3 --cache "$cache" --fit-only --epochs 3 \
+    --out "$tmp/results.dmw" >"$tmp/out" 2>&1 || fail "fit on results: $(cat "$tmp/out")"
+"$TRAIN" --variant english --games 3 --cache "$cache" --fit-only --epochs 3 \
+    --label-nodes 200 --out "$tmp/searched.dmw" >"$tmp/out" 2>&1 ||
+    fail "fit on searches: $(cat "$tmp/out")"
+grep -q '^labelling' "$tmp/out" && fail "fit on searches labelled again: $(cat "$tmp/out")"
+grep -q "^data: 3 games (.*), $positions positions, labelled by searches$" "$tmp/out" ||
+    fail "fit on searches: no data line: $(cat "$tmp/out")"
+[ -s "$tmp/searched.dmw" ] || fail "fit on searches: no weight file"
+# The weights themselves (after the header, whose command line differs).
+weights() { tail -c +$(($(head -c 1000 "$1" | sed -n 's/^data //p') + 1)) "$1"; }
+weights "$tmp/results.dmw" >"$tmp/results.w"
+weights "$tmp/searched.dmw" >"$tmp/searched.w"
+[ -s "$tmp/results.w" ] || fail "no weights after the header of $tmp/results.dmw"
+cmp -s "$tmp/results.w" "$tmp/searched.w" && fail "the searches' labels changed no weight"
+
 # Game k is the same game for a seed, another game for another seed.
 "$TRAIN" --variant english --games 1 --nodes 300 --cache "$tmp/again" >/dev/null 2>&1 &&
     "$TRAIN" --variant english --games 1 --nodes 300 --cache "$tmp/seeded" --seed 7 \

@@ -28,9 +28,9 @@
  *
  * --tune-hand replaces steps 2 and 3: the hand-set evaluation's weights of
  * the variant's family tuned on the same positions (tune_hand), printed
- * for eval.c's table; with --label-nodes N, against the scores of N-node
- * searches of the positions rather than the games' results
- * (label_samples).
+ * for eval.c's table.  With --label-nodes N, either fit is made against
+ * the scores of N-node searches of the positions rather than the games'
+ * results (label_positions).
  *
  * The engine that plays is the one linked in: after `make` embeds new
  * weights, the next run plays with them (make train ROUNDS=n iterates).
@@ -73,7 +73,7 @@ static void usage(void)
 {
     fprintf(stderr, "usage: damier-train --variant ID --games N [--nodes N] [--cache DIR] "
                     "[--seed S] [--out FILE] [--epochs N] [--l2 X] [--base hand|none] [--fit-only] "
-                    "[--tune-hand [--label-nodes N] [--lambda L] [--threads T]]\n");
+                    "[--tune-hand] [--label-nodes N [--lambda L] [--threads T]]\n");
     exit(2);
 }
 
@@ -398,7 +398,7 @@ struct tune_sample {
 
 struct labeller {
     const dm_variant *v;
-    const struct tune_sample *s;
+    const dm_position *pos;
     int16_t *score;
     size_t lo, hi;
     uint64_t nodes;
@@ -421,23 +421,23 @@ static void *label_range(void *arg)
         dm_search_result res;
         dm_engine_new_game(e);
         int sc = 0;
-        if (dm_engine_search(e, L->v, &L->s[i].pos, NULL, 0, &lim, &res) == 0 && res.has_move)
+        if (dm_engine_search(e, L->v, &L->pos[i], NULL, 0, &lim, &res) == 0 && res.has_move)
             sc = res.score;
         if (sc > LABEL_CLAMP)
             sc = LABEL_CLAMP;
         if (sc < -LABEL_CLAMP)
             sc = -LABEL_CLAMP;
-        L->score[i] = (int16_t)(L->s[i].pos.side == DM_WHITE ? sc : -sc);
+        L->score[i] = (int16_t)(L->pos[i].side == DM_WHITE ? sc : -sc);
     }
     dm_engine_free(e);
     return NULL;
 }
 
-/* Labels the n samples by N-node searches (the file path holds those done
- * before), then sets each y to lambda * result + (1 - lambda) * the
- * search's probability. */
-static int label_samples(const dm_variant *v, struct tune_sample *s, size_t n, const char *path,
-                         uint64_t nodes, int threads, double lambda)
+/* Labels the n positions by N-node searches (the file path holds those
+ * done before), then sets each y (the game's result) to lambda * y +
+ * (1 - lambda) * the search's probability. */
+static int label_positions(const dm_variant *v, const dm_position *pos, float *y, size_t n,
+                           const char *path, uint64_t nodes, int threads, double lambda)
 {
     int16_t *score = malloc((n + 1) * sizeof *score);
     if (!score)
@@ -463,7 +463,7 @@ static int label_samples(const dm_variant *v, struct tune_sample *s, size_t n, c
             pthread_t tid[64];
             struct labeller L[64];
             for (int t = 0; t < threads; t++) {
-                L[t] = (struct labeller){v, s, score, done, hi, nodes, threads, t};
+                L[t] = (struct labeller){v, pos, score, done, hi, nodes, threads, t};
                 pthread_create(&tid[t], NULL, label_range, &L[t]);
             }
             for (int t = 0; t < threads; t++)
@@ -481,7 +481,7 @@ static int label_samples(const dm_variant *v, struct tune_sample *s, size_t n, c
         fclose(f);
     }
     for (size_t i = 0; i < n; i++)
-        s[i].y = (float)(lambda * s[i].y + (1 - lambda) / (1 + exp(-score[i] / LABEL_SCALE)));
+        y[i] = (float)(lambda * y[i] + (1 - lambda) / (1 + exp(-score[i] / LABEL_SCALE)));
     free(score);
     return 0;
 }
@@ -684,60 +684,74 @@ int main(int argc, char **argv)
         fclose(f);
     }
     recs = read_records(path, &nrec, &have);
+    /* The samples, every quiet position of every game, and their labels:
+     * the games' results, or the searches' scores. */
+    dm_position *pos = malloc((nrec + 1) * sizeof *pos);
+    float *y = malloc((nrec + 1) * sizeof *y);
+    if (!pos || !y) {
+        fprintf(stderr, "damier-train: out of memory\n");
+        return 1;
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < nrec; i++)
+        if (recs[i].side != RECORD_END) {
+            unpack(&pos[n], &recs[i]);
+            y[n++] = (float)recs[i].result / 2;
+        }
+    if (label_nodes && n) {
+        char lab[1300];
+        snprintf(lab, sizeof lab, "%s/%s.lab-%llu", cache, id, (unsigned long long)label_nodes);
+        if (label_positions(v, pos, y, n, lab, label_nodes, label_threads, lambda) != 0)
+            return 1;
+    }
+    const char *labelled = label_nodes ? ", labelled by searches" : "";
     if (tune) {
-        struct tune_sample *ts = malloc((nrec + 1) * sizeof *ts);
+        struct tune_sample *ts = malloc((n + 1) * sizeof *ts);
         size_t nt = 0;
         for (size_t i = 0; ts && i < nrec; i++) {
             if (recs[i].side == RECORD_END)
                 continue;
-            unpack(&ts[nt].pos, &recs[i]);
-            ts[nt].y = (float)recs[i].result / 2;
+            ts[nt].pos = pos[nt];
+            ts[nt].y = y[nt];
             ts[nt].held = recs[i].game % HOLD_OUT == HOLD_OUT - 1;
             nt++;
         }
         free(recs);
+        free(pos);
+        free(y);
         if (!ts || nt == 0) {
             fprintf(stderr, "damier-train: no positions to tune on\n");
             return 1;
         }
-        if (label_nodes) {
-            char lab[1300];
-            snprintf(lab, sizeof lab, "%s/%s.lab-%llu", cache, id, (unsigned long long)label_nodes);
-            if (label_samples(v, ts, nt, lab, label_nodes, label_threads, lambda) != 0)
-                return 1;
-        }
-        printf("tuning the hand-set weights on %ld games, %zu positions%s\n", have, nt,
-               label_nodes ? ", labelled by searches" : "");
+        printf("tuning the hand-set weights on %ld games, %zu positions%s\n", have, nt, labelled);
         tune_hand(v, ts, nt);
         free(ts);
         return 0;
     }
 
-    /* The samples: every quiet position of every game. */
-    size_t n = 0;
-    struct sample *s = malloc((nrec + 1) * sizeof *s);
+    struct sample *s = malloc((n + 1) * sizeof *s);
     if (!s) {
         fprintf(stderr, "damier-train: out of memory\n");
         return 1;
     }
     long results[3] = {0, 0, 0};
-    for (size_t i = 0; i < nrec; i++) {
+    for (size_t i = 0, k = 0; i < nrec; i++) {
         if (recs[i].side == RECORD_END) {
             results[recs[i].result]++;
             continue;
         }
-        dm_position pos;
-        unpack(&pos, &recs[i]);
-        pattern_features_of(&tables, &pos, &s[n].f);
-        int hand = eval_hand(&tables, &pos);
-        s[n].hand = on_hand ? (float)(pos.side == DM_WHITE ? hand : -hand) : 0;
-        s[n].y = (float)recs[i].result / 2;
-        s[n].held = recs[i].game % HOLD_OUT == HOLD_OUT - 1;
-        n++;
+        pattern_features_of(&tables, &pos[k], &s[k].f);
+        int hand = eval_hand(&tables, &pos[k]);
+        s[k].hand = on_hand ? (float)(pos[k].side == DM_WHITE ? hand : -hand) : 0;
+        s[k].y = y[k];
+        s[k].held = recs[i].game % HOLD_OUT == HOLD_OUT - 1;
+        k++;
     }
     free(recs);
-    printf("data: %ld games (White %ld, draws %ld, Black %ld), %zu positions\n", have, results[2],
-           results[1], results[0], n);
+    free(pos);
+    free(y);
+    printf("data: %ld games (White %ld, draws %ld, Black %ld), %zu positions%s\n", have,
+           results[2], results[1], results[0], n, labelled);
     if (n == 0 || !out) {
         free(s);
         return n == 0 ? 1 : 0;

@@ -85,19 +85,31 @@ static bool expand(struct builder *b, const struct pending *p)
     if (dm_engine_search(b->engine, b->v, &p->pos, NULL, 0, &limits, &r) != 0 || !r.has_move)
         return true;
     uint64_t key = play_book_key(b->v, &p->pos);
+    /* The margin is measured from the best line's score, which need not be
+     * the first line's: a line finished late in the last iteration can
+     * score above it. */
+    int nlines = r.lines > 0 ? r.lines : 1;
+    struct {
+        dm_move move;
+        int score;
+    } root[DM_MAX_MULTIPV];
     int best = INT32_MIN;
-    for (int i = 0; i < r.lines || (i == 0 && r.lines == 0); i++) {
+    for (int i = 0; i < nlines; i++) {
         dm_search_line line = {.score = r.score, .pv_length = 1, .pv = {r.best}};
         if (r.lines > 0)
             dm_engine_line(b->engine, i, &line);
-        if (i == 0)
+        root[i].move = line.pv[0];
+        root[i].score = line.score;
+        if (line.score > best)
             best = line.score;
-        if (line.score < best - b->o.margin)
-            break;
-        if (!add_entry(b, key, &line.pv[0], line.score))
+    }
+    for (int i = 0; i < nlines; i++) {
+        if (root[i].score < best - b->o.margin)
+            continue;
+        if (!add_entry(b, key, &root[i].move, root[i].score))
             return false;
         dm_position next = p->pos;
-        dm_make_move(b->v, &next, &line.pv[0]);
+        dm_make_move(b->v, &next, &root[i].move);
         enqueue(b, &next, p->ply + 1);
     }
     b->positions++;

@@ -311,6 +311,28 @@ static void test_computer_plays_book(void **state)
     dm_book_free(b);
 }
 
+/* Every variant has its book built in, made by damier book build from
+ * Damier's own analysis with the margin of 15 the books are built with:
+ * the start and every position a book move leads to are in it. */
+static void test_builtin_books(void **state)
+{
+    (void)state;
+    for (int i = 0; i < dm_variant_count(); i++) {
+        const dm_variant *v = dm_variant_at(i);
+        const dm_book *b = dm_book_builtin(v);
+        if (!b)
+            fail_msg("no built-in book of %s (data/books/%s.dmb)", dm_variant_id(v),
+                     dm_variant_id(v));
+        char command[80];
+        snprintf(command, sizeof command, "damier book build --variant %s ", dm_variant_id(v));
+        if (!strstr(dm_book_made(b), command) || !strstr(dm_book_made(b), "--margin 15 "))
+            fail_msg("the book of %s says it was made by '%s'", dm_variant_id(v), dm_book_made(b));
+        dm_position start;
+        dm_position_start(v, &start);
+        assert_true(walk(b, v, &start, 2, 15) > 1);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -319,6 +341,7 @@ int main(void)
         cmocka_unit_test(test_malformed),
         cmocka_unit_test(test_build),
         cmocka_unit_test(test_computer_plays_book),
+        cmocka_unit_test(test_builtin_books),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,7 +7,7 @@
 # (DAMIER_QUICK) check the shallow workload, a tenth of the time.
 . "$(dirname "$0")/common.inc"
 
-BENCH=6247025          # damier bench
+BENCH=6208835          # damier bench
 BENCH_SHALLOW=131800   # damier bench search --depth-delta -6
 
 if [ -n "$DAMIER_QUICK" ] && [ "$DAMIER_QUICK" != 0 ]; then

@@ -8,7 +8,7 @@
 . "$(dirname "$0")/common.inc"
 
 BENCH=6208835          # damier bench
-BENCH_SHALLOW=131800   # damier bench search --depth-delta -6
+BENCH_SHALLOW=131054   # damier bench search --depth-delta -6
 
 if [ -n "$DAMIER_QUICK" ] && [ "$DAMIER_QUICK" != 0 ]; then
     run bench search --depth-delta -6

@@ -186,6 +186,7 @@ struct eval_tables {
     int material_sign;                /* -1: giveaway, less is more         */
     int positional_scale;             /* percent: 0 in giveaway             */
     int runaway_scale;                /* percent: more when a king wins      */
+    bool material_only;               /* no positional term counts (giveaway) */
     int8_t progress[2][DM_MAX_CELLS]; /* ranks a man has come from its own back row */
     dm_bits progress_bit[2][4];       /* cells whose progress has bit b set  */
     int8_t to_go[2][DM_MAX_CELLS];    /* ranks left to its promotion row    */

@@ -178,6 +178,7 @@ void eval_prepare_weights(struct eval_tables *t, const struct dm_variant *v,
     t->material_sign = goal_scales[v->goal].material_sign;
     t->positional_scale = goal_scales[v->goal].positional_scale;
     t->runaway_scale = goal_scales[v->goal].runaway_scale;
+    t->material_only = t->positional_scale == 0 && t->runaway_scale == 0;
     t->ranks = g->ranks;
     t->wide = g->ncells > 64;
     dm_position start;
@@ -313,6 +314,24 @@ static inline dm_bits runaway_candidates(const struct eval_tables *t, int c, dm_
     return men & steps_open(t, c, occupied | ~one, wide);
 }
 
+/* The material of colour c. */
+static inline __attribute__((always_inline)) int material_of(const struct eval_weights *w,
+                                                             const dm_position *pos, int c,
+                                                             bool wide)
+{
+    dm_bits own = c == DM_WHITE ? pos->white : pos->black;
+    return w->man * count(own & ~pos->kings & ~pos->paras, wide) +
+           w->king * count(own & pos->kings, wide) + w->para * count(own & pos->paras, wide);
+}
+
+/* A score within the evaluation's bounds (DM_SCORE_DECIDED and beyond are
+ * the search's decided games). */
+static inline int clamp_score(int score)
+{
+    const int bound = DM_SCORE_DECIDED - 1;
+    return score > bound ? bound : score < -bound ? -bound : score;
+}
+
 /* Material, and the positional terms, of colour c.  Inlined twice, for
  * narrow and wide boards: on a board of 64 cells or fewer a set's high word
  * is empty, and counting it would cost a third of the evaluation's
@@ -327,8 +346,7 @@ side_terms(const struct eval_tables *t, const dm_position *pos, int c, bool wide
     dm_bits occupied = pos->white | pos->black;
     dm_bits men = own & ~pos->kings & ~pos->paras;
     dm_bits kings = own & pos->kings;
-    *material = w->man * count(men, wide) + w->king * count(kings, wide) +
-                w->para * count(own & pos->paras, wide);
+    *material = material_of(w, pos, c, wide);
     int pos_score = w->back_rank * count(men & t->back_rank[c], wide) +
                     w->centre * count(men & t->centre, wide) -
                     w->edge * count(men & t->edge, wide);
@@ -377,6 +395,12 @@ static inline __attribute__((always_inline)) int hand_score(const struct eval_ta
                                                             const dm_position *pos, bool wide)
 {
     const struct eval_weights *w = t->w;
+    /* The giveaway games count their material alone (the other terms
+     * would be scaled to nothing). */
+    if (t->material_only) {
+        int lead = material_of(w, pos, pos->side, wide) - material_of(w, pos, pos->side ^ 1, wide);
+        return clamp_score(t->material_sign * lead);
+    }
     /* The advance's weight, in hundredths, grows as the board empties. */
     int pieces = count(pos->white | pos->black, wide);
     int advance = t->advance_at[pieces];
@@ -394,8 +418,7 @@ static inline __attribute__((always_inline)) int hand_score(const struct eval_ta
      * material says (the giveaway games, unmeasured, keep their score). */
     if (t->material_sign > 0 && (pos->white & pos->kings) && (pos->black & pos->kings))
         score = score * w->kings_both / 100;
-    const int bound = DM_SCORE_DECIDED - 1;
-    return score > bound ? bound : score < -bound ? -bound : score;
+    return clamp_score(score);
 }
 
 int eval_position(const struct eval_tables *t, const dm_position *pos)

@@ -149,8 +149,12 @@ static bool gives_a_piece(const dm_variant *v, const dm_position *pos, const dm_
 /*
  * The blunder position again, in Antidraughts, where the side that runs out
  * of moves wins: now the moves from 33 are the good ones, since Black must
- * take the man.  And in Poddavki (White c3 h2, Black a7 e5), c3-d4 gives a
- * man to e5 while c3-b4 and h2-g3 give nothing.
+ * take the man.  And in Poddavki (White c1 g5, Black a3 c3), where the
+ * endgame tables say that c1-b2 alone wins (a man Black must take; then
+ * White runs out of moves first), c1-d2 gives a man too but loses, and g5's
+ * moves give nothing and lose: the search finds the win.  (The position
+ * this test held before, White c3 h2 against a7 e5, asked for c3-d4, a
+ * gift that the tables show loses: h2-g3 draws.)
  */
 static void test_giveaway_gives(void **state)
 {
@@ -159,7 +163,7 @@ static void test_giveaway_gives(void **state)
         const char *id, *fen;
     } cases[] = {
         {"antidraughts", BLUNDER_FEN},
-        {"poddavki", "W:Wc3,h2:Ba7,e5"},
+        {"poddavki", "W:Wg5,c1:Bc3,a3"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const dm_variant *v = tu_variant(cases[i].id);

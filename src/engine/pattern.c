@@ -250,9 +250,17 @@ static inline uint32_t extract(dm_bits x, const uint64_t mask[2], int lo_bits)
     return r;
 }
 
-/* The global terms of pos, White's less Black's.  Runaways are looked for
- * among the men of the half of the board nearest their promotion only. */
-static void global_terms(const struct eval_tables *t, const dm_position *pos, int g[PG_COUNT])
+/* The set bits of x; wide: a board of more than 64 cells, whose sets use
+ * both words of dm_bits (the others need one word's popcount). */
+static inline int count_cells(dm_bits x, bool wide)
+{
+    return wide ? popcount128(x) : popcount64((uint64_t)x);
+}
+
+/* global_terms, inlined for the wide boards and for the others, whose sets
+ * fit one word: their shifts and counts are one instruction each. */
+static inline __attribute__((always_inline)) void
+global_terms_of(const struct eval_tables *t, const dm_position *pos, int g[PG_COUNT], bool wide)
 {
     dm_bits occupied = pos->white | pos->black;
     dm_bits empty = t->variant->geo->all & ~occupied;
@@ -261,24 +269,39 @@ static void global_terms(const struct eval_tables *t, const dm_position *pos, in
     int run[2] = {0, 0}, locked[2] = {0, 0};
     for (int c = 0; c < 2; c++) {
         for (dm_bits m = side_men[c] & t->near_promotion[c]; m; m &= m - 1) {
-            dm_bits cone = t->cone[c][ctz128(m)];
+            dm_bits cone = t->cone[c][wide ? ctz128(m) : ctz64((uint64_t)m)];
             run[c] += cone && !(cone & occupied);
         }
         /* Locked: a man with cells ahead, none of them empty. */
         dm_bits can_step = 0, has_ahead = 0;
         for (int i = 0; i < t->nsteps[c]; i++) {
             int d = t->step_delta[c][i];
-            dm_bits to = d > 0 ? empty >> d : empty << -d;
+            dm_bits to;
+            if (wide)
+                to = d > 0 ? empty >> d : empty << -d;
+            else
+                to = d > 0 ? (uint64_t)empty >> d : (uint64_t)empty << -d;
             can_step |= t->step_mask[c][i] & to;
             has_ahead |= t->step_mask[c][i];
         }
-        locked[c] = popcount128(side_men[c] & has_ahead & ~can_step);
+        locked[c] = count_cells(side_men[c] & has_ahead & ~can_step, wide);
     }
-    g[PG_MAN] = popcount128(side_men[0]) - popcount128(side_men[1]);
-    g[PG_KING] = popcount128(pos->white & pos->kings) - popcount128(pos->black & pos->kings);
+    g[PG_MAN] = count_cells(side_men[0], wide) - count_cells(side_men[1], wide);
+    g[PG_KING] = count_cells(pos->white & pos->kings, wide) -
+                 count_cells(pos->black & pos->kings, wide);
     g[PG_RUNAWAY] = run[0] - run[1];
     g[PG_TEMPO] = pos->side == DM_WHITE ? 1 : -1;
     g[PG_LOCKED] = locked[0] - locked[1];
+}
+
+/* The global terms of pos, White's less Black's.  Runaways are looked for
+ * among the men of the half of the board nearest their promotion only. */
+static void global_terms(const struct eval_tables *t, const dm_position *pos, int g[PG_COUNT])
+{
+    if (t->wide)
+        global_terms_of(t, pos, g, true);
+    else
+        global_terms_of(t, pos, g, false);
 }
 
 /* The same terms man by man, from the per-cell tables: the reference. */

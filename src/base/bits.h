@@ -9,6 +9,7 @@
 #ifndef DM_BASE_BITS_H
 #define DM_BASE_BITS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "damier/base.h"
@@ -21,6 +22,13 @@ static inline int ctz64(uint64_t x) { return __builtin_ctzll(x); }
 static inline int popcount128(dm_bits x)
 {
     return __builtin_popcountll((uint64_t)x) + __builtin_popcountll((uint64_t)(x >> 64));
+}
+
+/* The set bits of x; wide: a board of more than 64 cells (12x12), whose
+ * sets use both words of dm_bits (the others need one word's popcount). */
+static inline int popcount_cells(dm_bits x, bool wide)
+{
+    return wide ? popcount128(x) : popcount64((uint64_t)x);
 }
 
 /* Index of the lowest set bit; x must not be 0. */

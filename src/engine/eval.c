@@ -266,13 +266,6 @@ static int king_mobility(const struct dm_variant *v, dm_bits kings, dm_bits occu
     return n;
 }
 
-/* The set bits of x; wide: a board of more than 64 cells (12x12), whose
- * sets use both words of dm_bits. */
-static inline int count(dm_bits x, bool wide)
-{
-    return wide ? popcount128(x) : popcount64((uint64_t)x);
-}
-
 /* The cells of colour c none of whose steps forward lands on a cell of
  * closed (cells without steps among them). */
 static inline dm_bits steps_open(const struct eval_tables *t, int c, dm_bits closed, bool wide)
@@ -320,8 +313,9 @@ static inline __attribute__((always_inline)) int material_of(const struct eval_w
                                                              bool wide)
 {
     dm_bits own = c == DM_WHITE ? pos->white : pos->black;
-    return w->man * count(own & ~pos->kings & ~pos->paras, wide) +
-           w->king * count(own & pos->kings, wide) + w->para * count(own & pos->paras, wide);
+    return w->man * popcount_cells(own & ~pos->kings & ~pos->paras, wide) +
+           w->king * popcount_cells(own & pos->kings, wide) +
+           w->para * popcount_cells(own & pos->paras, wide);
 }
 
 /* A score within the evaluation's bounds (DM_SCORE_DECIDED and beyond are
@@ -347,27 +341,28 @@ side_terms(const struct eval_tables *t, const dm_position *pos, int c, bool wide
     dm_bits men = own & ~pos->kings & ~pos->paras;
     dm_bits kings = own & pos->kings;
     *material = material_of(w, pos, c, wide);
-    int pos_score = w->back_rank * count(men & t->back_rank[c], wide) +
-                    w->centre * count(men & t->centre, wide) -
-                    w->edge * count(men & t->edge, wide);
+    int pos_score = w->back_rank * popcount_cells(men & t->back_rank[c], wide) +
+                    w->centre * popcount_cells(men & t->centre, wide) -
+                    w->edge * popcount_cells(men & t->edge, wide);
     if (kings)
         pos_score += w->king_mobility * king_mobility(v, kings, occupied);
     /* Men crowded on one wing leave the other one to the opponent's
      * outposts and run out of tempo moves there. */
     if (w->balance) {
-        int wing_gap = count(men & t->wing[0], wide) - count(men & t->wing[1], wide);
+        int wing_gap =
+            popcount_cells(men & t->wing[0], wide) - popcount_cells(men & t->wing[1], wide);
         pos_score -= w->balance * (wing_gap < 0 ? -wing_gap : wing_gap);
     }
     /* The ranks the men have come, summed bit by bit of each one's count
      * (at most 11: four bits). */
     int progress = 0;
     for (int b = 0; b < 4; b++)
-        progress += count(men & t->progress_bit[c][b], wide) << b;
+        progress += popcount_cells(men & t->progress_bit[c][b], wide) << b;
     pos_score += advance * progress / 100;
     /* A man with no step forward (every cell ahead of it taken) costs its
      * side a tempo move and often its way to promotion. */
     if (w->locked)
-        pos_score -= w->locked * count(men & steps_open(t, c, ~occupied, wide), wide);
+        pos_score -= w->locked * popcount_cells(men & steps_open(t, c, ~occupied, wide), wide);
     int run = 0;
     dm_bits candidates = runaway_candidates(t, c, men, occupied, wide);
     if (wide) {
@@ -402,7 +397,7 @@ static inline __attribute__((always_inline)) int hand_score(const struct eval_ta
         return clamp_score(t->material_sign * lead);
     }
     /* The advance's weight, in hundredths, grows as the board empties. */
-    int pieces = count(pos->white | pos->black, wide);
+    int pieces = popcount_cells(pos->white | pos->black, wide);
     int advance = t->advance_at[pieces];
     int mat[2], posi[2], run[2];
     for (int c = 0; c < 2; c++)

@@ -250,13 +250,6 @@ static inline uint32_t extract(dm_bits x, const uint64_t mask[2], int lo_bits)
     return r;
 }
 
-/* The set bits of x; wide: a board of more than 64 cells, whose sets use
- * both words of dm_bits (the others need one word's popcount). */
-static inline int count_cells(dm_bits x, bool wide)
-{
-    return wide ? popcount128(x) : popcount64((uint64_t)x);
-}
-
 /* global_terms, inlined for the wide boards and for the others, whose sets
  * fit one word: their shifts and counts are one instruction each. */
 static inline __attribute__((always_inline)) void
@@ -284,11 +277,11 @@ global_terms_of(const struct eval_tables *t, const dm_position *pos, int g[PG_CO
             can_step |= t->step_mask[c][i] & to;
             has_ahead |= t->step_mask[c][i];
         }
-        locked[c] = count_cells(side_men[c] & has_ahead & ~can_step, wide);
+        locked[c] = popcount_cells(side_men[c] & has_ahead & ~can_step, wide);
     }
-    g[PG_MAN] = count_cells(side_men[0], wide) - count_cells(side_men[1], wide);
-    g[PG_KING] = count_cells(pos->white & pos->kings, wide) -
-                 count_cells(pos->black & pos->kings, wide);
+    g[PG_MAN] = popcount_cells(side_men[0], wide) - popcount_cells(side_men[1], wide);
+    g[PG_KING] = popcount_cells(pos->white & pos->kings, wide) -
+                 popcount_cells(pos->black & pos->kings, wide);
     g[PG_RUNAWAY] = run[0] - run[1];
     g[PG_TEMPO] = pos->side == DM_WHITE ? 1 : -1;
     g[PG_LOCKED] = locked[0] - locked[1];

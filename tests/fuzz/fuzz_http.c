@@ -42,11 +42,17 @@ static bool plain_get(const char *req, size_t len)
             if (*c < ' ' || *c > '~')
                 return false;
         /* Names lws knows, or X-: lws 4.1 never answers a request holding
-         * a header whose name begins one it knows ("Ho:", "Accep:"), and
-         * closes it after the request timeout (a finding of this target). */
+         * a header whose name begins one it knows ("Ho:", "Accep:", "X-A:"
+         * of X-Auth-Token), and closes it after the request timeout (two
+         * findings of this target). */
         static const char *const plain[] = {"host", "accept", "user-agent", "authorization",
                                             "cookie", "referer"};
+        static const char *const lws_x[] = {"x-real-ip", "x-forwarded-for", "x-auth-token"};
         bool known = colon - line > 2 && strncasecmp(line, "x-", 2) == 0;
+        for (size_t i = 0; i < sizeof lws_x / sizeof lws_x[0]; i++)
+            if ((size_t)(colon - line) < strlen(lws_x[i]) &&
+                strncasecmp(line, lws_x[i], (size_t)(colon - line)) == 0)
+                known = false;
         for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++)
             if ((size_t)(colon - line) == strlen(plain[i]) &&
                 strncasecmp(line, plain[i], strlen(plain[i])) == 0)

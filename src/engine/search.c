@@ -363,7 +363,9 @@ void search_set_move_room(dm_engine *e, int room)
  * move costs around the search, which on a loaded machine is more than a
  * tenth of a short time (at 0.1 and 0.5 s a move most games were lost on
  * time by either side; a hard limit of twice the share lost 3 games of 4
- * on time at 3 s + 0.02 s with the machine at a load of 20).  With both a
+ * on time at 3 s + 0.02 s with the machine at a load of 20; through
+ * damier hub at 0.5 s a move a tenth left 30-44 ms of its 50, and a game
+ * in 172 was lost on time with two matches on two cores).  With both a
  * fixed time and a clock, the shorter wins. */
 void search_plan_time(const dm_search_limits *l, int nroot, struct time_plan *plan)
 {
@@ -373,9 +375,17 @@ void search_plan_time(const dm_search_limits *l, int nroot, struct time_plan *pl
         hard = soft = l->move_time_ms;
     if (l->time_left_ms > 0) {
         /* A margin for what the move costs around the search: a tenth,
-         * at least 20 ms, at most a second. */
+         * but of a short time up to a quarter and 100 ms; at least 20 ms,
+         * at most a second. */
         int64_t left = l->time_left_ms;
-        int64_t margin = left / 10 < 20 ? 20 : left / 10 > 1000 ? 1000 : left / 10;
+        int64_t margin = left / 10;
+        int64_t short_margin = left / 4 < 100 ? left / 4 : 100;
+        if (margin < short_margin)
+            margin = short_margin;
+        if (margin < 20)
+            margin = 20;
+        if (margin > 1000)
+            margin = 1000;
         int64_t usable = left > margin ? left - margin : 1;
         int64_t mtg = l->moves_to_go > 0 ? l->moves_to_go : SEARCH_SUDDEN_DEATH_MOVES;
         int64_t share = usable / mtg + l->increment_ms * 3 / 4;

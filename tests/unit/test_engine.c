@@ -406,9 +406,13 @@ static void test_time_plan(void **state)
         /* 1 s + 2 s: the share (30 + 1500) is capped at a third of 900. */
         {{.time_left_ms = 1000, .increment_ms = 2000}, 10, {120, 300, true}},
         /* The last move of a period (and every move of so many seconds a
-         * move): all of 100 ms less 20, thought to the end as a fixed time,
-         * since nothing left over is needed later. */
-        {{.time_left_ms = 100, .moves_to_go = 1}, 10, {80, 80, false}},
+         * move): all of 100 ms less a quarter, thought to the end as a
+         * fixed time, since nothing left over is needed later. */
+        {{.time_left_ms = 100, .moves_to_go = 1}, 10, {75, 75, false}},
+        /* 0.5 s a move: a short time, the margin 100 ms (not a tenth). */
+        {{.time_left_ms = 500, .moves_to_go = 1}, 10, {400, 400, false}},
+        /* 60 ms: the margin's floor of 20 ms. */
+        {{.time_left_ms = 60, .moves_to_go = 1}, 10, {40, 40, false}},
         /* A clock nearly out: at least a millisecond. */
         {{.time_left_ms = 5}, 10, {1, 1, true}},
         /* The shorter of a fixed time and a clock's hard limit. */

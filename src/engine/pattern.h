@@ -62,6 +62,7 @@ struct pattern_layout {
  * endgame value ([..][0] and [..][1]); windows are [window][config][phase]. */
 struct pattern_weights {
     bool on_hand; /* the weights correct the hand-set evaluation: added to it */
+    bool shape;   /* the runaway and locked terms weigh (else not read)       */
     int16_t global[PG_COUNT][2];
     const int16_t *window; /* windows * configs * 2 values                  */
 };

@@ -149,7 +149,10 @@ static void test_index_against_reference(void **state)
 
 /* A weight file for layout l of v with weights from a fixed sequence,
  * in memory (malloc's alignment); *size its length. */
-static unsigned char *make_file(const dm_variant *v, const struct pattern_layout *l, size_t *size)
+/* A weight file of random windows; without shape, the runaway and locked
+ * terms weigh nothing. */
+static unsigned char *make_file_of(const dm_variant *v, const struct pattern_layout *l, bool shape,
+                                   size_t *size)
 {
     size_t nw = (size_t)l->windows * (size_t)l->configs * 2;
     int16_t *window = malloc(nw * sizeof *window);
@@ -157,6 +160,9 @@ static unsigned char *make_file(const dm_variant *v, const struct pattern_layout
     for (size_t i = 0; i < nw; i++)
         window[i] = (int16_t)((int)(next_random() % 801) - 400);
     int16_t global[PG_COUNT * 2] = {800, 790, 2400, 2300, 300, 500, 40, 0, -64, -32};
+    if (!shape)
+        global[2 * PG_RUNAWAY] = global[2 * PG_RUNAWAY + 1] = global[2 * PG_LOCKED] =
+            global[2 * PG_LOCKED + 1] = 0;
     struct pattern_header h = {v->id, eval_family_name(v), 12, 345, "2026-12-02", "test", false};
     FILE *f = tmpfile();
     assert_non_null(f);
@@ -170,6 +176,11 @@ static unsigned char *make_file(const dm_variant *v, const struct pattern_layout
     free(window);
     *size = (size_t)len;
     return data;
+}
+
+static unsigned char *make_file(const dm_variant *v, const struct pattern_layout *l, size_t *size)
+{
+    return make_file_of(v, l, true, size);
 }
 
 static void assert_read_fails(const unsigned char *data, size_t size, const dm_variant *v,
@@ -289,7 +300,8 @@ static void test_colour_symmetry(void **state)
 }
 
 /* The score of a position from its features and the weights, by the
- * formula of pattern.h, against pattern_evaluate. */
+ * formula of pattern.h, against pattern_evaluate: with the runaway and
+ * locked terms, and without them (then not read at all). */
 static void test_score_formula(void **state)
 {
     (void)state;
@@ -299,32 +311,35 @@ static void test_score_formula(void **state)
     eval_prepare(&t, v);
     assert_true(pattern_layout_build(&t.pattern.layout, v));
     const struct pattern_layout *l = &t.pattern.layout;
-    size_t size;
-    unsigned char *data = make_file(v, l, &size);
-    char why[200];
-    assert_int_equal(pattern_weights_read(data, size, v, l, &t.pattern.w, why, sizeof why), 0);
-    t.pattern.on = true;
-    for (int k = 0; k < 500; k++) {
-        dm_position pos;
-        random_position(v, &pos);
-        struct pattern_features f;
-        pattern_features_slow(&t, &pos, &f);
-        long mg = 0, eg = 0;
-        for (int w = 0; w < l->windows; w++) {
-            const int16_t *tab = t.pattern.w.window + (size_t)w * (size_t)l->configs * 2;
-            mg += tab[2 * f.white[w]] - tab[2 * f.black[w]];
-            eg += tab[2 * f.white[w] + 1] - tab[2 * f.black[w] + 1];
+    for (int shape = 1; shape >= 0; shape--) {
+        size_t size;
+        unsigned char *data = make_file_of(v, l, shape, &size);
+        char why[200];
+        assert_int_equal(pattern_weights_read(data, size, v, l, &t.pattern.w, why, sizeof why), 0);
+        assert_int_equal(t.pattern.w.shape, shape);
+        t.pattern.on = true;
+        for (int k = 0; k < 500; k++) {
+            dm_position pos;
+            random_position(v, &pos);
+            struct pattern_features f;
+            pattern_features_slow(&t, &pos, &f);
+            long mg = 0, eg = 0;
+            for (int w = 0; w < l->windows; w++) {
+                const int16_t *tab = t.pattern.w.window + (size_t)w * (size_t)l->configs * 2;
+                mg += tab[2 * f.white[w]] - tab[2 * f.black[w]];
+                eg += tab[2 * f.white[w] + 1] - tab[2 * f.black[w] + 1];
+            }
+            for (int g = 0; g < PG_COUNT; g++) {
+                mg += t.pattern.w.global[g][0] * f.global[g];
+                eg += t.pattern.w.global[g][1] * f.global[g];
+            }
+            long s = (mg * f.phase + eg * (40 - f.phase)) / (40 * PATTERN_UNIT);
+            if (pos.side == DM_BLACK)
+                s = -s;
+            assert_int_equal(pattern_evaluate(&t, &pos), s);
         }
-        for (int g = 0; g < PG_COUNT; g++) {
-            mg += t.pattern.w.global[g][0] * f.global[g];
-            eg += t.pattern.w.global[g][1] * f.global[g];
-        }
-        long s = (mg * f.phase + eg * (40 - f.phase)) / (40 * PATTERN_UNIT);
-        if (pos.side == DM_BLACK)
-            s = -s;
-        assert_int_equal(pattern_evaluate(&t, &pos), s);
+        free(data);
     }
-    free(data);
 }
 
 /* The variants with a committed weight file use it; the others keep the

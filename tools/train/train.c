@@ -5,8 +5,8 @@
  *
  *   damier-train --variant ID --games N [--nodes 4000] [--cache DIR]
  *                [--seed 0] [--out FILE] [--epochs 300] [--l2 2e-6]
- *                [--fit-only] [--tune-hand] [--label-nodes N [--lambda L]
- *                [--threads T]]
+ *                [--fit-only] [--phase-scale] [--hold-material] [--hold-shape]
+ *                [--tune-hand] [--label-nodes N [--lambda L] [--threads T]]
  *
  * 1. Self-play until the data file DIR/ID.pos holds N games: each game
  *    starts with a few random plies, the engine then plays at a fixed node
@@ -21,7 +21,11 @@
  *    weights; the probability that White wins is sigmoid(score / SCALE);
  *    the loss is the cross-entropy against the result (a draw is 1/2) plus
  *    an L2 penalty on the window weights, minimised by full-batch Adam.  One
- *    game in 20 is held out to report the validation loss.
+ *    game in 20 is held out to report the validation loss.  SCALE is the
+ *    one the hand-set evaluation fits best, or with --phase-scale one for
+ *    each eighth of the phase (set_scales); --hold-material keeps the men's
+ *    and kings' values, --hold-shape the runaway and locked terms at 0
+ *    (which the engine then does not read: a faster evaluation).
  * 3. The weights are scaled so that a man is worth 100, rounded to
  *    PATTERN_UNIT steps and written to FILE with the games and positions
  *    behind them.
@@ -73,7 +77,8 @@ static void usage(void)
 {
     fprintf(stderr, "usage: damier-train --variant ID --games N [--nodes N] [--cache DIR] "
                     "[--seed S] [--out FILE] [--epochs N] [--l2 X] [--base hand|none] [--fit-only] "
-                    "[--tune-hand] [--label-nodes N [--lambda L] [--threads T]]\n");
+                    "[--phase-scale] [--hold-material] [--hold-shape] [--tune-hand] "
+                    "[--label-nodes N [--lambda L] [--threads T]]\n");
     exit(2);
 }
 
@@ -232,6 +237,7 @@ struct sample {
     struct pattern_features f;
     float hand; /* the hand-set evaluation for White: the base, if any      */
     float y;    /* White's result: 0, 1/2, 1                                 */
+    float per;  /* 1 / the scale of the sigmoid at this position's phase     */
     bool held;  /* validation                                                */
 };
 
@@ -273,28 +279,66 @@ static double loss_of(double q, double y)
     return -(y * log(q + eps) + (1 - y) * log(1 - q + eps));
 }
 
-/* Score units per unit of the sigmoid's argument. */
-static double scale = 174.0;
+#define PHASE_BUCKETS 8
 
-/* The scale that fits the base (the hand-set evaluation) best, over a
- * grid: the corrections are then fitted at that scale. */
-static double best_scale(const struct sample *s, size_t n)
+/* The sigmoid's scale of every sample (s[i].per): the one the hand-set
+ * evaluation fits best (over a grid), over all samples, or with by_phase
+ * over each eighth of the game's phase; the corrections are then fitted at
+ * those scales.  A man ahead decides more games among many pieces than
+ * among few: fitted at one scale, the corrections learn that as material
+ * worth more in the middle game (Russian, 60000 games: a man 3.8 men
+ * there), and the search's margins, in men, no longer fit the evaluation.
+ * Per phase, the scale absorbs it. */
+static void set_scales(const struct pattern_layout *l, struct sample *s, size_t n, bool by_phase)
 {
-    double best = 0, best_loss = 1e300;
-    for (double k = 40; k < 4000; k *= 1.05) {
-        double loss = 0;
-        for (size_t i = 0; i < n; i++)
-            loss += loss_of(sigmoid(s[i].hand / k), s[i].y);
-        if (loss < best_loss)
-            best_loss = loss, best = k;
+    int *bucket_of = malloc((n + 1) * sizeof *bucket_of);
+    if (!bucket_of) {
+        fprintf(stderr, "damier-train: out of memory\n");
+        exit(1);
     }
-    printf("base: the hand-set evaluation fits best at scale %.0f, loss %.5f\n", best,
-           best_loss / (double)n);
-    return best;
+    size_t count[PHASE_BUCKETS + 1] = {0};
+    for (size_t i = 0; i < n; i++) {
+        int b = s[i].f.phase * PHASE_BUCKETS / (l->start_pieces + 1);
+        bucket_of[i] = b < 0 ? 0 : b >= PHASE_BUCKETS ? PHASE_BUCKETS - 1 : b;
+        count[bucket_of[i]]++;
+    }
+    count[PHASE_BUCKETS] = n;
+    /* Bucket PHASE_BUCKETS is every sample. */
+    double best[PHASE_BUCKETS + 1], best_loss[PHASE_BUCKETS + 1];
+    for (int b = 0; b <= PHASE_BUCKETS; b++)
+        best[b] = SCALE, best_loss[b] = 1e300;
+    for (double k = 40; k < 4000; k *= 1.05) {
+        double loss[PHASE_BUCKETS + 1] = {0};
+        for (size_t i = 0; i < n; i++)
+            loss[bucket_of[i]] += loss_of(sigmoid(s[i].hand / k), s[i].y);
+        for (int b = 0; b < PHASE_BUCKETS; b++)
+            loss[PHASE_BUCKETS] += loss[b];
+        for (int b = 0; b <= PHASE_BUCKETS; b++)
+            if (loss[b] < best_loss[b])
+                best_loss[b] = loss[b], best[b] = k;
+    }
+    double all = best[PHASE_BUCKETS];
+    printf("base: the hand-set evaluation fits best at scale %.0f, loss %.5f\n", all,
+           best_loss[PHASE_BUCKETS] / (double)(n ? n : 1));
+    double per[PHASE_BUCKETS];
+    for (int b = 0; b < PHASE_BUCKETS; b++) {
+        per[b] = all;
+        if (!by_phase)
+            continue;
+        if (count[b] >= 1000) /* fewer say too little */
+            per[b] = best[b];
+        printf("  phase %d/%d: scale %.0f, loss %.5f, %zu positions\n", b + 1, PHASE_BUCKETS,
+               per[b], count[b] ? best_loss[b] / (double)count[b] : 0.0, count[b]);
+    }
+    for (size_t i = 0; i < n; i++)
+        s[i].per = (float)(1 / per[bucket_of[i]]);
+    free(bucket_of);
 }
 
+/* Full-batch Adam; the globals of the mask held (bit i: global i) keep
+ * their first values. */
 static void fit(const struct pattern_layout *l, struct model *md, const struct sample *s, size_t n,
-                int epochs, double l2)
+                int epochs, double l2, unsigned held)
 {
     size_t total = (size_t)md->nw + NG;
     double *w = md->w, *g = md->g;
@@ -306,7 +350,7 @@ static void fit(const struct pattern_layout *l, struct model *md, const struct s
         for (size_t k = 0; k < n; k++) {
             double p;
             double sc = score_of(l, w, &s[k], &p);
-            double q = sigmoid(sc / scale);
+            double q = sigmoid(sc * s[k].per);
             if (s[k].held) {
                 val_loss += loss_of(q, s[k].y);
                 nval++;
@@ -314,7 +358,7 @@ static void fit(const struct pattern_layout *l, struct model *md, const struct s
             }
             train_loss += loss_of(q, s[k].y);
             ntrain++;
-            double d = (q - s[k].y) / scale, dm = d * p, de = d * (1 - p);
+            double d = (q - s[k].y) * s[k].per, dm = d * p, de = d * (1 - p);
             double *gw = g + NG;
             for (int i = 0; i < l->windows; i++) {
                 size_t base = (size_t)i * (size_t)l->configs * 2;
@@ -332,6 +376,9 @@ static void fit(const struct pattern_layout *l, struct model *md, const struct s
             return;
         double lr = 3.0 * (1 - 0.9 * ep / epochs);
         double c1 = 1 - pow(b1, ep), c2 = 1 - pow(b2, ep);
+        for (int i = 0; i < PG_COUNT; i++)
+            if (held & 1u << i)
+                g[2 * i] = g[2 * i + 1] = 0;
         for (size_t i = 0; i < total; i++) {
             double gi = g[i] / (double)ntrain + (i >= NG ? l2 * w[i] : 0);
             md->m1[i] = b1 * md->m1[i] + (1 - b1) * gi;
@@ -584,6 +631,8 @@ int main(int argc, char **argv)
     int epochs = 300;
     double l2 = 2e-6;
     bool fit_only = false, on_hand = true, tune = false;
+    bool phase_scale = false;
+    unsigned held = 0; /* globals held (bit i: global i) */
     uint64_t label_nodes = 0;
     int label_threads = 1;
     double lambda = 0;
@@ -592,6 +641,16 @@ int main(int argc, char **argv)
         if (strcmp(a, "--fit-only") == 0 || strcmp(a, "--tune-hand") == 0) {
             fit_only = fit_only || strcmp(a, "--fit-only") == 0;
             tune = tune || strcmp(a, "--tune-hand") == 0;
+            continue;
+        }
+        if (strcmp(a, "--phase-scale") == 0) {
+            phase_scale = true;
+            continue;
+        }
+        if (strcmp(a, "--hold-material") == 0 || strcmp(a, "--hold-shape") == 0) {
+            /* The shape terms held at 0 are not read by the engine. */
+            held |= strcmp(a, "--hold-material") == 0 ? 1u << PG_MAN | 1u << PG_KING
+                                                      : 1u << PG_RUNAWAY | 1u << PG_LOCKED;
             continue;
         }
         if (!val)
@@ -771,12 +830,14 @@ int main(int argc, char **argv)
     double k = 1;
     if (on_hand) {
         /* Corrections to the hand-set evaluation, from zero. */
-        scale = best_scale(s, n);
-        fit(l, &md, s, n, epochs, l2);
+        set_scales(l, s, n, phase_scale);
+        fit(l, &md, s, n, epochs, l2, held);
     } else {
+        for (size_t i = 0; i < n; i++)
+            s[i].per = (float)(1 / SCALE);
         md.w[2 * PG_MAN] = md.w[2 * PG_MAN + 1] = 100;
         md.w[2 * PG_KING] = md.w[2 * PG_KING + 1] = 250;
-        fit(l, &md, s, n, epochs, l2);
+        fit(l, &md, s, n, epochs, l2, held);
         /* A man is worth 100: the search's margins are in those units. */
         double man = (md.w[2 * PG_MAN] + md.w[2 * PG_MAN + 1]) / 2;
         k = man > 1 ? 100 / man : 1;

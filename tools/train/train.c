@@ -22,8 +22,9 @@
  *    the loss is the cross-entropy against the result (a draw is 1/2) plus
  *    an L2 penalty on the window weights, minimised by full-batch Adam.  One
  *    game in 20 is held out to report the validation loss.  SCALE is the
- *    one the hand-set evaluation fits best, or with --phase-scale one for
- *    each eighth of the phase (set_scales); --hold-material keeps the men's
+ *    one the hand-set evaluation fits best (174 with --base none), or with
+ *    --phase-scale the one it fits best in each eighth of the phase
+ *    (set_scales); --hold-material keeps the men's
  *    and kings' values, --hold-shape the runaway and locked terms at 0
  *    (which the engine then does not read: a faster evaluation).
  * 3. The weights are scaled so that a man is worth 100, rounded to
@@ -235,7 +236,8 @@ static int play_game(FILE *f, const dm_variant *v, dm_engine *e, long index, uin
 
 struct sample {
     struct pattern_features f;
-    float hand; /* the hand-set evaluation for White: the base, if any      */
+    float hand; /* the hand-set evaluation for White (the scales' measure)  */
+    float base; /* what the corrections add to: hand, or 0 (--base none)   */
     float y;    /* White's result: 0, 1/2, 1                                 */
     float per;  /* 1 / the scale of the sigmoid at this position's phase     */
     bool held;  /* validation                                                */
@@ -265,7 +267,7 @@ static double score_of(const struct pattern_layout *l, const double *w, const st
     }
     double p = (double)s->f.phase / l->start_pieces;
     *mg_part = p;
-    return s->hand + mg * p + eg * (1 - p);
+    return s->base + mg * p + eg * (1 - p);
 }
 
 static double sigmoid(double x)
@@ -801,7 +803,8 @@ int main(int argc, char **argv)
         }
         pattern_features_of(&tables, &pos[k], &s[k].f);
         int hand = eval_hand(&tables, &pos[k]);
-        s[k].hand = on_hand ? (float)(pos[k].side == DM_WHITE ? hand : -hand) : 0;
+        s[k].hand = (float)(pos[k].side == DM_WHITE ? hand : -hand);
+        s[k].base = on_hand ? s[k].hand : 0;
         s[k].y = y[k];
         s[k].held = recs[i].game % HOLD_OUT == HOLD_OUT - 1;
         k++;
@@ -833,8 +836,13 @@ int main(int argc, char **argv)
         set_scales(l, s, n, phase_scale);
         fit(l, &md, s, n, epochs, l2, held);
     } else {
-        for (size_t i = 0; i < n; i++)
-            s[i].per = (float)(1 / SCALE);
+        /* From a man of 100 and a king of 250, at the hand-set evaluation's
+         * scales by phase, or one fixed scale. */
+        if (phase_scale)
+            set_scales(l, s, n, true);
+        else
+            for (size_t i = 0; i < n; i++)
+                s[i].per = (float)(1 / SCALE);
         md.w[2 * PG_MAN] = md.w[2 * PG_MAN + 1] = 100;
         md.w[2 * PG_KING] = md.w[2 * PG_KING + 1] = 250;
         fit(l, &md, s, n, epochs, l2, held);

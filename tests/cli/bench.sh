@@ -7,8 +7,8 @@
 # (DAMIER_QUICK) check the shallow workload, a tenth of the time.
 . "$(dirname "$0")/common.inc"
 
-BENCH=6261063          # damier bench
-BENCH_SHALLOW=132314   # damier bench search --depth-delta -6
+BENCH=6217370          # damier bench
+BENCH_SHALLOW=128004   # damier bench search --depth-delta -6
 
 if [ -n "$DAMIER_QUICK" ] && [ "$DAMIER_QUICK" != 0 ]; then
     run bench search --depth-delta -6

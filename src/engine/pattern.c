@@ -10,6 +10,7 @@
  * the reversed table.
  */
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -229,7 +230,91 @@ int pattern_weights_read(const unsigned char *data, size_t size, const struct dm
     for (int ph = 0; ph < 2; ph++)
         w->shape = w->shape || w->global[PG_RUNAWAY][ph] || w->global[PG_LOCKED][ph];
     w->window = (const int16_t *)(const void *)(p + PG_COUNT * 2 * 2);
+    w->net = NULL;
     return 0;
+}
+
+/* ---- the windows read once for both sides --------------------------------- */
+
+/*
+ * White reads window w as it stands, Black reads the cells of its half-turn
+ * image m(w) (another window of the layout) in reverse order with the
+ * colours swapped.  So the cells of a window u serve White's reading of u
+ * and Black's of m(u), and one table, net[u][c] = W[u][c] - W[m(u)][R(c)]
+ * (R: digits reversed, 1 and 2 swapped), scores both in one reading: the
+ * same sums, half the bit extractions and lookups.  Built once per weight
+ * set and kept for the process (the embedded sets only, whose addresses
+ * never change).
+ */
+
+/* Configuration c as the other side reads the same cells. */
+static int other_reader(const struct pattern_layout *l, int c)
+{
+    int r = 0;
+    for (int k = 0; k < l->cells; k++, c /= 3) {
+        int digit = c % 3;
+        r = r * 3 + (digit ? 3 - digit : 0);
+    }
+    return r;
+}
+
+/* The net table of window weights w on layout l, or NULL (a window without
+ * its image, a difference beyond 16 bits, no memory). */
+static int16_t *net_build(const struct pattern_layout *l, const int16_t *w)
+{
+    int mirror[PATTERN_MAX_WINDOWS];
+    for (int u = 0; u < l->windows; u++) {
+        mirror[u] = -1;
+        for (int m = 0; m < l->windows; m++)
+            if (l->mask[m][0] == l->turned[u][0] && l->mask[m][1] == l->turned[u][1])
+                mirror[u] = m;
+        if (mirror[u] < 0)
+            return NULL;
+    }
+    size_t stride = (size_t)l->configs * 2;
+    int16_t *net = malloc((size_t)l->windows * stride * sizeof *net);
+    if (!net)
+        return NULL;
+    for (int u = 0; u < l->windows; u++)
+        for (int c = 0; c < l->configs; c++)
+            for (int ph = 0; ph < 2; ph++) {
+                int d = w[u * stride + 2 * (size_t)c + ph] -
+                        w[mirror[u] * stride + 2 * (size_t)other_reader(l, c) + ph];
+                if (d != (int16_t)d) {
+                    free(net);
+                    return NULL;
+                }
+                net[u * stride + 2 * (size_t)c + ph] = (int16_t)d;
+            }
+    return net;
+}
+
+#define NET_CACHE 32
+
+static pthread_mutex_t net_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+    const int16_t *window;
+    int16_t *net; /* NULL: none could be built */
+} net_cache[NET_CACHE];
+
+/* The net table of the embedded window weights window (built at the first
+ * call), or NULL. */
+static const int16_t *net_of(const struct pattern_layout *l, const int16_t *window)
+{
+    const int16_t *net = NULL;
+    pthread_mutex_lock(&net_lock);
+    int i = 0;
+    while (i < NET_CACHE && net_cache[i].window && net_cache[i].window != window)
+        i++;
+    if (i < NET_CACHE) {
+        if (!net_cache[i].window) {
+            net_cache[i].window = window;
+            net_cache[i].net = net_build(l, window);
+        }
+        net = net_cache[i].net;
+    }
+    pthread_mutex_unlock(&net_lock);
+    return net;
 }
 
 void pattern_prepare(struct pattern_eval *p, const struct dm_variant *v)
@@ -241,6 +326,8 @@ void pattern_prepare(struct pattern_eval *p, const struct dm_variant *v)
         return;
     char why[160];
     p->on = pattern_weights_read(data, size, v, &p->layout, &p->w, why, sizeof why) == 0;
+    if (p->on)
+        p->w.net = net_of(&p->layout, p->w.window);
 }
 
 /* ---- features and evaluation --------------------------------------------- */
@@ -404,7 +491,25 @@ int pattern_evaluate(const struct eval_tables *t, const dm_position *pos)
     int mg = 0, eg = 0;
     const int16_t *table = pw->window;
     size_t stride = (size_t)l->configs * 2;
-    if (l->ncells <= 64) {
+    if (pw->net) {
+        /* Each window once, for both sides (net_build). */
+        table = pw->net;
+        if (l->ncells <= 64) {
+            uint64_t w64 = (uint64_t)wm, b64 = (uint64_t)bm;
+            for (int w = 0; w < l->windows; w++, table += stride) {
+                uint64_t m = l->mask[w][0];
+                unsigned c = l->ternary[pext64(w64, m)] + 2u * l->ternary[pext64(b64, m)];
+                mg += table[2 * c];
+                eg += table[2 * c + 1];
+            }
+        } else
+            for (int w = 0; w < l->windows; w++, table += stride) {
+                unsigned c = l->ternary[extract(wm, l->mask[w], l->lo_bits[w][0])] +
+                             2u * l->ternary[extract(bm, l->mask[w], l->lo_bits[w][0])];
+                mg += table[2 * c];
+                eg += table[2 * c + 1];
+            }
+    } else if (l->ncells <= 64) {
         /* The boards of 64 cells or fewer: one word each. */
         uint64_t w64 = (uint64_t)wm, b64 = (uint64_t)bm;
         for (int w = 0; w < l->windows; w++, table += stride) {

@@ -65,6 +65,11 @@ struct pattern_weights {
     bool shape;   /* the runaway and locked terms weigh (else not read)       */
     int16_t global[PG_COUNT][2];
     const int16_t *window; /* windows * configs * 2 values                  */
+    /* The same windows read once for both sides (pattern_prepare's, for
+     * the embedded weights; NULL: window is read twice): net[u][c] is
+     * window u's weight of configuration c less the weight Black reads
+     * from the same cells, so the sum over the windows is the score. */
+    const int16_t *net;
 };
 
 /* What the evaluation of one variant holds (inside struct eval_tables). */

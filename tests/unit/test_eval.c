@@ -342,6 +342,35 @@ static void test_score_formula(void **state)
     }
 }
 
+/* The embedded weights are read once for both sides (pattern_weights.net):
+ * the score is the one of reading every window twice, on every board size. */
+static void test_net_reading(void **state)
+{
+    (void)state;
+    int checked = 0;
+    for (int i = 0; i < dm_variant_count(); i++) {
+        const dm_variant *v = dm_variant_at(i);
+        static struct eval_tables t;
+        memset(&t, 0, sizeof t);
+        eval_prepare(&t, v);
+        if (!t.pattern.on)
+            continue;
+        assert_non_null(t.pattern.w.net);
+        checked++;
+        const int16_t *net = t.pattern.w.net;
+        for (int k = 0; k < 2000; k++) {
+            dm_position pos;
+            random_position(v, &pos);
+            int once = pattern_evaluate(&t, &pos);
+            t.pattern.w.net = NULL;
+            int twice = pattern_evaluate(&t, &pos);
+            t.pattern.w.net = net;
+            assert_int_equal(once, twice);
+        }
+    }
+    assert_true(checked >= 2);
+}
+
 /* The variants with a committed weight file use it; the others keep the
  * hand-set evaluation. */
 static void test_embedded_weights(void **state)
@@ -406,6 +435,7 @@ int main(void)
         cmocka_unit_test(test_weight_file_reader),
         cmocka_unit_test(test_colour_symmetry),
         cmocka_unit_test(test_score_formula),
+        cmocka_unit_test(test_net_reading),
         cmocka_unit_test(test_embedded_weights),
         cmocka_unit_test(test_tuned_weights),
     };

@@ -815,8 +815,6 @@ static inline void play_known(struct dm_engine *e, const dm_position *pos, int p
                               const dm_move *m, dm_position *next, const uint64_t *known,
                               bool horizon)
 {
-    *next = *pos;
-    dm_make_move(e->v, next, m);
     struct search_ply *child = &e->stack[ply + 1];
     bool quiet = m->njumps == 0 && !(m->flags & (DM_MOVE_REMOVAL | DM_MOVE_PROMOTES));
     bool reversible = quiet && bit_at128(pos->kings, m->from);
@@ -826,20 +824,28 @@ static inline void play_known(struct dm_engine *e, const dm_position *pos, int p
     child->repeatable = repeatable ? e->stack[ply].repeatable + 1 : 0;
     bool same = m->njumps == 0 && !(m->flags & (DM_MOVE_CAPTURE | DM_MOVE_REMOVAL | DM_MOVE_PROMOTES));
     child->same_material = same ? e->stack[ply].same_material + 1 : 0;
-    if (horizon && !repeatable) {
-        child->key = 0;
-        return;
+    bool keyed = !horizon || repeatable;
+    uint64_t key = 0;
+    /* The child's entry starts loading before the move is made (which
+     * takes a while): the key comes from the move alone. */
+    if (keyed) {
+        key = known ? *known : tt_key_move(&e->keys, e->stack[ply].key, pos, m);
+        if (!horizon && !known)
+            tt_prefetch(e->table, key);
     }
-    uint64_t key = known ? *known : tt_key_move(&e->keys, e->stack[ply].key, pos, m);
-    if (e->v->frisian_king_limit)
-        key ^= tt_key_counters_change(&e->keys, pos, next);
+    *next = *pos;
+    dm_make_move(e->v, next, m);
+    if (keyed && e->v->frisian_king_limit) {
+        uint64_t counted = key ^ tt_key_counters_change(&e->keys, pos, next);
+        if (!horizon && counted != key)
+            tt_prefetch(e->table, counted);
+        key = counted;
+    }
     child->key = key;
 #ifdef SEARCH_CHECK_KEYS
-    if (child->key != tt_key(&e->keys, next))
+    if (keyed && child->key != tt_key(&e->keys, next))
         abort();
 #endif
-    if (!horizon && (!known || key != *known))
-        tt_prefetch(e->table, key);
 }
 
 /* Makes m (play_known), the child to be searched child_depth deep. */

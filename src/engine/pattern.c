@@ -340,6 +340,19 @@ static inline uint32_t extract(dm_bits x, const uint64_t mask[2], int lo_bits)
     return r;
 }
 
+/* The global terms when the runaway and locked ones weigh nothing (and
+ * the first part of all of them): the counts of men and kings and the
+ * tempo, the rest 0. */
+static inline void material_terms(const dm_position *pos, int g[PG_COUNT], bool wide)
+{
+    dm_bits men = ~pos->kings & ~pos->paras;
+    g[PG_MAN] = popcount_cells(pos->white & men, wide) - popcount_cells(pos->black & men, wide);
+    g[PG_KING] = popcount_cells(pos->white & pos->kings, wide) -
+                 popcount_cells(pos->black & pos->kings, wide);
+    g[PG_RUNAWAY] = g[PG_LOCKED] = 0;
+    g[PG_TEMPO] = pos->side == DM_WHITE ? 1 : -1;
+}
+
 /* global_terms, inlined for the wide boards and for the others, whose sets
  * fit one word: their shifts and counts are one instruction each. */
 static inline __attribute__((always_inline)) void
@@ -369,11 +382,8 @@ global_terms_of(const struct eval_tables *t, const dm_position *pos, int g[PG_CO
         }
         locked[c] = popcount_cells(side_men[c] & has_ahead & ~can_step, wide);
     }
-    g[PG_MAN] = popcount_cells(side_men[0], wide) - popcount_cells(side_men[1], wide);
-    g[PG_KING] = popcount_cells(pos->white & pos->kings, wide) -
-                 popcount_cells(pos->black & pos->kings, wide);
+    material_terms(pos, g, wide);
     g[PG_RUNAWAY] = run[0] - run[1];
-    g[PG_TEMPO] = pos->side == DM_WHITE ? 1 : -1;
     g[PG_LOCKED] = locked[0] - locked[1];
 }
 
@@ -385,18 +395,6 @@ static void global_terms(const struct eval_tables *t, const dm_position *pos, in
         global_terms_of(t, pos, g, true);
     else
         global_terms_of(t, pos, g, false);
-}
-
-/* The global terms when the runaway and locked ones weigh nothing: the
- * counts of men and kings and the tempo, the rest 0. */
-static inline void material_terms(const dm_position *pos, int g[PG_COUNT], bool wide)
-{
-    dm_bits men = ~pos->kings & ~pos->paras;
-    g[PG_MAN] = popcount_cells(pos->white & men, wide) - popcount_cells(pos->black & men, wide);
-    g[PG_KING] = popcount_cells(pos->white & pos->kings, wide) -
-                 popcount_cells(pos->black & pos->kings, wide);
-    g[PG_RUNAWAY] = g[PG_LOCKED] = 0;
-    g[PG_TEMPO] = pos->side == DM_WHITE ? 1 : -1;
 }
 
 /* The same terms man by man, from the per-cell tables: the reference. */
